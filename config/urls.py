@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config.api import api
+from games import views
+
+play = [
+    path("", views.login, name="play-login"),
+    path("k/<str:token>/", views.login_link, name="play-link"),
+    path("me/", views.play_home, name="play-home"),
+    path("logout/", views.logout, name="play-logout"),
+]
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("games/<str:number>/", views.game_public, name="game-public"),
+    path("play/<str:number>/", include(play)),
+    path("api/", api.urls),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+]

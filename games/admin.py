@@ -1,0 +1,305 @@
+"""The director's control room (base). A director sees and changes only their own games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from games import selectors, services
+from games.engine.errors import RuleError
+from games.models import (
+    PHASE_LABELS,
+    TRANSITION_LABELS,
+    Announcement,
+    Character,
+    Event,
+    Game,
+    Substitute,
+    TimetableOverride,
+)
+
+
+class DirectorScoped(admin.ModelAdmin):
+    """Limits every list and object to the games the signed-in director runs."""
+
+    game_path = "game"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.game_path}__directors": request.user}).distinct()
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "game" and not request.user.is_superuser:
+            kwargs["queryset"] = Game.objects.filter(directors=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class CharacterInline(admin.TabularInline):
+    model = Character
+    extra = 0
+    fields = (
+        "name",
+        "forum_uid",
+        "forum_username",
+        "status",
+        "cause",
+        "elimination_order",
+        "eliminated_day",
+        "idle",
+        "has_password",
+        "has_link",
+    )
+    readonly_fields = ("has_password", "has_link")
+
+    @admin.display(boolean=True, description=_("已设密码"))
+    def has_password(self, obj: Character) -> bool:
+        return bool(obj.password_digest)
+
+    @admin.display(boolean=True, description=_("登录链接"))
+    def has_link(self, obj: Character) -> bool:
+        return bool(obj.link_digest)
+
+
+class TimetableOverrideInline(admin.TabularInline):
+    model = TimetableOverride
+    extra = 0
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("理由"), widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class DiceForm(forms.Form):
+    purpose = forms.CharField(label=_("用途"), max_length=100)
+    sides = forms.IntegerField(label=_("面数"), min_value=2, max_value=1_000_000, initial=6)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("forum_title", "kind", "ruleset", "status", "day", "phase", "next_due")
+    list_filter = ("status", "kind")
+    search_fields = ("number", "title")
+    filter_horizontal = ("directors",)
+    inlines = (CharacterInline, TimetableOverrideInline)
+    readonly_fields = ("day", "phase", "seed_hash", "seq", "upcoming")
+    fieldsets = (
+        (None, {"fields": ("kind", "ruleset", "number", "title", "status", "directors")}),
+        (
+            _("时间表（北京时间）"),
+            {
+                "fields": (
+                    "start_date",
+                    "day_open_time",
+                    "day_close_time",
+                    "night_open_time",
+                    "night_end_time",
+                    "night_close_time",
+                    "upcoming",
+                )
+            },
+        ),
+        (_("进程"), {"fields": ("day", "phase", "seq", "seed_hash", "seed_revealed")}),
+    )
+    actions = (
+        "generate_passwords",
+        "issue_links",
+        "revoke_links",
+        "advance_phase",
+        "roll_dice",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return selectors.games_for_director(user=request.user)  # type: ignore[arg-type]
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        if not change:
+            created = services.game_create(
+                kind=obj.kind,
+                ruleset=obj.ruleset,
+                number=obj.number,
+                title=obj.title,
+                start_date=obj.start_date,
+                status=obj.status,
+            )
+            obj.pk, obj.seed, obj.seed_hash = created.pk, created.seed, created.seed_hash
+            obj._state.adding = False
+        super().save_model(request, obj, form, change)
+        if not change and not request.user.is_superuser:
+            obj.directors.add(request.user)
+
+    @admin.display(description=_("下一个时间点"))
+    def next_due(self, obj: Game) -> Any:
+        return selectors.transition_next_due(game=obj) if obj.is_live else "—"
+
+    @admin.display(description=_("接下来的阶段切换"))
+    def upcoming(self, obj: Game) -> str:
+        steps = selectors.transitions_upcoming(game=obj) if obj.pk else []
+        if not steps:
+            return "—"
+        return format_html(
+            "<ol>{}</ol>",
+            format_html_join(
+                "",
+                "<li>第 {} 天 · {} → {} · {}</li>",
+                (
+                    (
+                        s.day,
+                        TRANSITION_LABELS[s.kind],
+                        PHASE_LABELS[s.phase_after],
+                        s.due_at.strftime("%Y-%m-%d %H:%M"),
+                    )
+                    for s in steps
+                ),
+            ),
+        )
+
+    def _credentials_page(
+        self, request: HttpRequest, title: str, rows: list[tuple[Game, Any]], link: bool
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "rows": rows,
+            "link": link,
+            "host": request.get_host(),
+            "scheme": request.scheme,
+        }
+        return TemplateResponse(request, "admin/games/credentials.html", context)
+
+    @admin.action(description=_("生成（重置）所有角色密码"))
+    def generate_passwords(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        rows = [
+            (game, services.character_passwords_generate(game=game, director=request.user))
+            for game in queryset
+        ]
+        return self._credentials_page(request, str(_("角色密码（只显示这一次）")), rows, False)
+
+    @admin.action(description=_("生成（重置）所有角色的登录链接"))
+    def issue_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        rows = [
+            (game, services.character_links_issue(game=game, director=request.user))
+            for game in queryset
+        ]
+        return self._credentials_page(request, str(_("登录链接（只显示这一次）")), rows, True)
+
+    @admin.action(description=_("作废所有角色的登录链接"))
+    def revoke_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        for game in queryset:
+            services.character_links_revoke(game=game, director=request.user)
+        self.message_user(request, _("登录链接已作废。"))
+
+    def _form_action(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Game],
+        form_class: type[forms.Form],
+        action: str,
+        title: str,
+        run: Any,
+    ) -> Any:
+        form = form_class(request.POST if "confirm" in request.POST else None)
+        if "confirm" in request.POST and form.is_valid():
+            for game in queryset:
+                try:
+                    message = run(game, form.cleaned_data)
+                except RuleError as exc:
+                    self.message_user(request, f"{game}: {exc.text}", messages.ERROR)
+                else:
+                    self.message_user(request, f"{game}: {message}")
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "queryset": queryset,
+            "action": action,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/action_form.html", context)
+
+    @admin.action(description=_("手动推进到下一阶段（记录为导演干预）"))
+    def advance_phase(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        def run(game: Game, data: dict[str, Any]) -> str:
+            step = services.phase_advance(game=game, director=request.user, reason=data["reason"])
+            return f"第 {step.day} 天 · {TRANSITION_LABELS[step.kind]}"
+
+        return self._form_action(
+            request, queryset, ReasonForm, "advance_phase", str(_("手动推进阶段")), run
+        )
+
+    @admin.action(description=_("导演掷骰（公开，可验证）"))
+    def roll_dice(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        def run(game: Game, data: dict[str, Any]) -> str:
+            value = services.dice_roll(
+                game=game, director=request.user, purpose=data["purpose"], sides=data["sides"]
+            )
+            return f"{data['purpose']}：{value} / {data['sides']}"
+
+        return self._form_action(request, queryset, DiceForm, "roll_dice", str(_("掷骰")), run)
+
+
+@admin.register(Event)
+class EventAdmin(DirectorScoped):
+    list_display = (
+        "seq",
+        "game",
+        "kind",
+        "audience",
+        "audience_character",
+        "actor",
+        "director",
+        "created_at",
+    )
+    list_filter = ("game", "kind", "audience")
+    search_fields = ("kind", "reason")
+    list_select_related = ("game", "audience_character", "actor", "director")
+    ordering = ("-game", "-seq")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(DirectorScoped):
+    list_display = ("game", "day", "title", "status", "by_site", "published_at")
+    list_filter = ("game", "status")
+    readonly_fields = ("status", "published_at", "by_site", "author")
+    actions = ("publish",)
+
+    def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
+        if not change:
+            obj.author = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A published announcement is part of the record; publish a correction instead.
+        if obj is not None and obj.status == "published":
+            return False
+        return super().has_change_permission(request, obj)
+
+    @admin.action(description=_("发布所选公示"))
+    def publish(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
+        for announcement in queryset:
+            services.announcement_publish(announcement=announcement, director=request.user)
+        self.message_user(request, _("已发布。"))
+
+
+@admin.register(Substitute)
+class SubstituteAdmin(DirectorScoped):
+    game_path = "character__game"
+    list_display = ("character", "forum_username", "since", "until")

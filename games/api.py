@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router, Schema
+from pydantic import Field
+
+from games import selectors, services
+from games.engine.errors import NotFound
+from games.views import client_address, session_login
+
+router = Router(tags=["games"])
+
+
+class ErrorOut(Schema):
+    code: str
+    message: str
+    detail: dict[str, Any] | None = None
+
+
+class LoginIn(Schema):
+    password: str = Field(max_length=4096)
+
+
+class LoginOut(Schema):
+    game_id: int
+    game: str
+    character: str
+
+
+class EventsOut(Schema):
+    events: list[dict[str, Any]]
+
+
+class PublicGameOut(Schema):
+    id: int
+    number: str
+    title: str
+    kind: str
+    status: str
+    day: int
+    phase: str
+    seed_hash: str
+    seed: str | None
+    announcements: list[dict[str, Any]]
+
+
+@router.get("/ping", summary="空操作（基准测试用）")
+def ping(request: HttpRequest) -> dict[str, bool]:
+    return {"ok": True}
+
+
+@router.post(
+    "/play/{number}/login",
+    response={200: LoginOut, 401: ErrorOut, 429: ErrorOut},
+    summary="角色以密码登录",
+)
+def login(request: HttpRequest, number: str, body: LoginIn) -> LoginOut:
+    character = services.character_login(
+        game_number=number, password=body.password, address=client_address(request)
+    )
+    session_login(request, character)
+    return LoginOut(
+        game_id=character.game_id, game=character.game.forum_title, character=character.name
+    )
+
+
+@router.get(
+    "/games/{game_id}/events",
+    response={200: EventsOut, 403: ErrorOut, 404: ErrorOut},
+    summary="补发错过的事件",
+    description=(
+        "角色：按 after_public / after_private 返回公开流与私有流中之后的事件；"
+        "导演：按 after 返回全部事件。"
+    ),
+)
+def events(
+    request: HttpRequest,
+    game_id: int,
+    after: int = 0,
+    after_public: int = 0,
+    after_private: int = 0,
+) -> EventsOut:
+    game = selectors.game_by_id(game_id=game_id)
+    if game is None:
+        raise NotFound()
+    viewer = selectors.viewer_get(game=game, session=request.session, user=request.user)
+    frames = selectors.events_for_viewer(
+        viewer=viewer, after=after, after_public=after_public, after_private=after_private
+    )
+    return EventsOut(events=frames)
+
+
+@router.get("/games/by-number/{number}", response={200: PublicGameOut, 404: ErrorOut})
+def public_game(request: HttpRequest, number: str) -> PublicGameOut:
+    game = selectors.game_by_number(number=number)
+    if game is None:
+        raise NotFound()
+    return PublicGameOut(
+        id=game.pk,
+        number=game.number,
+        title=game.title,
+        kind=game.kind,
+        status=game.status,
+        day=game.day,
+        phase=game.phase,
+        seed_hash=game.seed_hash,
+        seed=game.seed if game.seed_revealed else None,
+        announcements=[
+            {"day": a.day, "title": a.title, "body": a.body}
+            for a in selectors.announcements_published(game=game)
+        ],
+    )

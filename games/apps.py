@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+def _groups(sender: AppConfig, **kwargs: Any) -> None:
+    from games.services import groups_ensure
+
+    groups_ensure()
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = _("游戏")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        post_migrate.connect(_groups, sender=self)

@@ -1,0 +1,55 @@
+"""One websocket per browser tab: authenticate by session, join the viewer's groups, relay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import selectors
+from games.models import Game
+
+REFUSED = 4403
+
+
+def _groups_for(game_id: int, session: Any, user: Any) -> tuple[list[str], dict[str, int]]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return [], {}
+    viewer = selectors.viewer_get(game=game, session=session, user=user)
+    if viewer is None:
+        return [], {}
+    return selectors.live_groups(viewer=viewer), selectors.stream_heads(viewer=viewer)
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    joined: list[str]
+
+    async def connect(self) -> None:
+        self.joined = []
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        groups, heads = await database_sync_to_async(_groups_for)(
+            game_id, self.scope.get("session") or {}, self.scope.get("user")
+        )
+        if not groups:
+            await self.close(code=REFUSED)
+            return
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.joined = groups
+        await self.accept()
+        # The heads let a client that just connected notice what it must fetch over HTTP.
+        await self.send_json({"type": "hello", "heads": heads})
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # Clients act over HTTP; the socket only carries results. A ping keeps proxies awake.
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def game_event(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["frame"])

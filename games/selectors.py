@@ -1,0 +1,138 @@
+"""Reads, with the viewer's permissions applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from games import live
+from games.engine import timetable as tt
+from games.engine.errors import Forbidden
+from games.models import Announcement, AnnouncementStatus, Audience, Character, Event, Game
+
+SESSION_KEY = "characters"  # session[SESSION_KEY][str(game_id)] = character id
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a game: one of its characters, or one of its directors."""
+
+    game: Game
+    character: Character | None = None
+    director: AbstractBaseUser | None = None
+
+
+def game_is_directed_by(*, game: Game, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return game.directors.filter(pk=user.pk).exists()
+
+
+def games_for_director(*, user: AbstractBaseUser) -> QuerySet[Game]:
+    if getattr(user, "is_superuser", False):
+        return Game.objects.all()
+    return Game.objects.filter(directors=user)
+
+
+def session_character(*, game: Game, session: Any) -> Character | None:
+    character_id = (session.get(SESSION_KEY) or {}).get(str(game.pk))
+    if character_id is None:
+        return None
+    return Character.objects.filter(pk=character_id, game=game).first()
+
+
+def viewer_get(
+    *, game: Game, session: Any, user: AbstractBaseUser | AnonymousUser | None
+) -> Viewer | None:
+    character = session_character(game=game, session=session)
+    if character is not None:
+        return Viewer(game=game, character=character)
+    if game_is_directed_by(game=game, user=user):
+        return Viewer(game=game, director=user)  # type: ignore[arg-type]  # authenticated here
+    return None
+
+
+def live_groups(*, viewer: Viewer) -> list[str]:
+    if viewer.character is not None:
+        return [
+            live.group_public(viewer.game.pk),
+            live.group_character(viewer.game.pk, viewer.character.pk),
+        ]
+    return [live.group_directors(viewer.game.pk)]
+
+
+def events_for_viewer(
+    *,
+    viewer: Viewer | None,
+    after: int = 0,
+    after_public: int = 0,
+    after_private: int = 0,
+    limit: int = 500,
+) -> list[dict[str, Any]]:
+    """The frames a viewer missed: directors by global sequence, a character per stream."""
+    if viewer is None:
+        raise Forbidden()
+    events = Event.objects.filter(game=viewer.game)
+    if viewer.character is not None:
+        own = f"c{viewer.character.pk}"
+        rows = events.filter(
+            Q(stream=Audience.PUBLIC, stream_seq__gt=after_public)
+            | Q(stream=own, stream_seq__gt=after_private)
+        ).order_by("seq")[:limit]
+        return [live.frame_for_player(e) for e in rows]
+    rows = events.filter(seq__gt=after).order_by("seq")[:limit]
+    return [live.frame_for_director(e) for e in rows]
+
+
+def stream_heads(*, viewer: Viewer) -> dict[str, int]:
+    """Where each of the viewer's streams stands, for a client that starts listening."""
+    seqs = viewer.game.stream_seqs
+    if viewer.character is not None:
+        return {
+            "public": seqs.get("public", 0),
+            "private": seqs.get(f"c{viewer.character.pk}", 0),
+        }
+    return {"all": viewer.game.seq}
+
+
+def announcements_published(*, game: Game) -> QuerySet[Announcement]:
+    return game.announcements.filter(status=AnnouncementStatus.PUBLISHED).order_by("-day", "-id")
+
+
+def games_public() -> QuerySet[Game]:
+    return Game.objects.exclude(status="draft").order_by("-created_at")
+
+
+def game_by_id(*, game_id: int) -> Game | None:
+    return Game.objects.filter(pk=game_id).first()
+
+
+def game_by_number(*, number: str) -> Game | None:
+    return Game.objects.filter(number=number).exclude(status="draft").first()
+
+
+def transitions_upcoming(*, game: Game, count: int = 6) -> list[tt.Transition]:
+    if game.start_date is None:
+        return []
+    return tt.upcoming(game.timetable(), day=game.day, phase=game.phase, count=count)
+
+
+def transition_next_due(*, game: Game) -> datetime | None:
+    upcoming = transitions_upcoming(game=game, count=1)
+    return upcoming[0].due_at if upcoming else None
+
+
+def rolls_logged(*, game: Game) -> list[tuple[int, str, Any]]:
+    """(sequence, event kind, roll) for every roll recorded in the game's log."""
+    rows = (
+        Event.objects.filter(game=game, payload__has_key="rolls")
+        .order_by("seq")
+        .values_list("seq", "kind", "payload")
+    )
+    return [(seq, kind, roll) for seq, kind, payload in rows for roll in payload["rolls"]]

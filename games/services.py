@@ -1,0 +1,421 @@
+"""Writes. Each public function is one atomic unit of work; entry points call exactly one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import credentials, live, throttle
+from games.engine import dice
+from games.engine import timetable as tt
+from games.engine.errors import InvalidInput
+from games.engine.events import DIRECTORS, PUBLIC, GameEvent
+from games.errors import GameNotLive, LoginFailed, NoStartDate
+from games.models import (
+    Announcement,
+    AnnouncementStatus,
+    Character,
+    Event,
+    Game,
+    GameStatus,
+    TransitionRecord,
+)
+from games.registry import kind_get
+
+
+def _lock(game: Game | int) -> Game:
+    """Re-read the game row under a row lock (SQLite: the IMMEDIATE transaction's lock)."""
+    pk = game if isinstance(game, int) else game.pk
+    return Game.objects.select_for_update().get(pk=pk)
+
+
+def game_create(
+    *,
+    kind: str,
+    ruleset: str,
+    number: str,
+    title: str,
+    start_date: date | None = None,
+    status: str = GameStatus.DRAFT,
+) -> Game:
+    kind_get(kind)  # refuses unknown kinds
+    seed = dice.seed_new()
+    return Game.objects.create(
+        kind=kind,
+        ruleset=ruleset,
+        number=number,
+        title=title,
+        start_date=start_date,
+        status=status,
+        seed=seed,
+        seed_hash=dice.seed_hash(seed),
+    )
+
+
+def events_append(
+    *,
+    game: Game,
+    events: Sequence[GameEvent],
+    now: datetime,
+    director: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> list[Event]:
+    """Append to the log of a game the caller has locked, and push after commit.
+
+    Numbers come from counters on the locked game row, so concurrent writers queue on the lock
+    and the log has neither gaps nor duplicates.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("events_append must run inside the caller's transaction")
+    rows = []
+    for event in events:
+        game.seq += 1
+        stream = event.audience.stream
+        game.stream_seqs[stream] = game.stream_seqs.get(stream, 0) + 1
+        rows.append(
+            Event(
+                game=game,
+                seq=game.seq,
+                stream=stream,
+                stream_seq=game.stream_seqs[stream],
+                kind=event.kind,
+                audience=event.audience.kind,
+                audience_character_id=event.audience.character,
+                actor_id=event.actor,
+                payload=dict(event.payload),
+                director=director,
+                reason=reason,
+                created_at=now,
+            )
+        )
+    Event.objects.bulk_create(rows)
+    game.save(update_fields=["seq", "stream_seqs"])
+    transaction.on_commit(partial(live.push, live.messages_for(rows)))
+    return rows
+
+
+def event_record(
+    *,
+    game: Game | int,
+    events: Sequence[GameEvent],
+    director: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> list[Event]:
+    """Lock the game and append events in a transaction of their own."""
+    with transaction.atomic():
+        locked = _lock(game)
+        return events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )
+
+
+# --- character credentials -------------------------------------------------------------
+
+
+def _digest(purpose: str, secret: str) -> str:
+    return credentials.digest(key=settings.PASSWORD_DIGEST_KEY, purpose=purpose, secret=secret)
+
+
+@dataclass(frozen=True)
+class IssuedCredential:
+    character: Character
+    secret: str
+
+
+def character_passwords_generate(
+    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+) -> list[IssuedCredential]:
+    """New passwords for the given characters (all of the game's if none): shown once, here."""
+    with transaction.atomic():
+        locked = _lock(game)
+        targets = list(characters) or list(locked.characters.order_by("id"))
+        issued = []
+        for character in targets:
+            password = credentials.password_generate()
+            character.password_digest = _digest("pw", credentials.password_normalize(password))
+            character.save(update_fields=["password_digest"])
+            issued.append(IssuedCredential(character, password))
+        event = GameEvent(
+            "passwords_generated", DIRECTORS, {"characters": [c.name for c in targets]}
+        )
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    return issued
+
+
+def character_links_issue(
+    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+) -> list[IssuedCredential]:
+    """New bookmark login tokens; any earlier link of these characters stops working."""
+    with transaction.atomic():
+        locked = _lock(game)
+        targets = list(characters) or list(locked.characters.order_by("id"))
+        issued = []
+        for character in targets:
+            token = credentials.link_token_generate()
+            character.link_digest = _digest("link", token)
+            character.save(update_fields=["link_digest"])
+            issued.append(IssuedCredential(character, token))
+        event = GameEvent("links_issued", DIRECTORS, {"characters": [c.name for c in targets]})
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    return issued
+
+
+def character_links_revoke(
+    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+) -> None:
+    with transaction.atomic():
+        locked = _lock(game)
+        targets = list(characters) or list(locked.characters.order_by("id"))
+        for character in targets:
+            character.link_digest = None
+            character.save(update_fields=["link_digest"])
+        event = GameEvent("links_revoked", DIRECTORS, {"characters": [c.name for c in targets]})
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+
+
+def _login(*, game_number: str, secret: str, purpose: str, address: str) -> Character:
+    throttle.login_check(address=address)
+    normalized = credentials.password_normalize(secret) if purpose == "pw" else secret.strip()
+    too_long = len(secret) > credentials.MAX_INPUT
+    # The same work (one digest, one indexed lookup) whatever the input, so neither the
+    # message nor the time tells whether the game or the character exists.
+    field = "password_digest" if purpose == "pw" else "link_digest"
+    value = _digest(purpose, "" if too_long else normalized)
+    character = (
+        Character.objects.select_related("game").filter(**{field: value}).first()
+        if normalized and not too_long
+        else Character.objects.filter(pk=-1).first()
+    )
+    if character is None or character.game.number != game_number:
+        throttle.login_failed(address=address)
+        raise LoginFailed()
+    return character
+
+
+def character_login(*, game_number: str, password: str, address: str) -> Character:
+    return _login(game_number=game_number, secret=password, purpose="pw", address=address)
+
+
+def character_login_link(*, game_number: str, token: str, address: str) -> Character:
+    return _login(game_number=game_number, secret=token, purpose="link", address=address)
+
+
+# --- announcements and dice -------------------------------------------------------------
+
+
+def announcement_publish(*, announcement: Announcement, director: AbstractBaseUser | None) -> None:
+    with transaction.atomic():
+        game = _lock(announcement.game_id)
+        fresh = Announcement.objects.select_for_update().get(pk=announcement.pk)
+        if fresh.status == AnnouncementStatus.PUBLISHED:
+            return
+        now = timezone.now()
+        fresh.status = AnnouncementStatus.PUBLISHED
+        fresh.published_at = now
+        fresh.save(update_fields=["status", "published_at"])
+        payload = {"id": fresh.pk, "day": fresh.day, "title": fresh.title, "body": fresh.body}
+        events_append(
+            game=game,
+            events=[GameEvent("announcement", PUBLIC, payload)],
+            now=now,
+            director=director,
+        )
+
+
+def dice_roll(
+    *, game: Game, director: AbstractBaseUser | None, purpose: str, sides: int, reason: str = ""
+) -> int:
+    """The director's public die: 1..sides, derived from the seed and logged for checking."""
+    if not 2 <= sides <= 1_000_000:
+        raise InvalidInput("骰子面数须在 2 到 1000000 之间。", sides=sides)
+    purpose = purpose.strip()[:100] or "d"
+    with transaction.atomic():
+        locked = _lock(game)
+        roller = dice.Dice(locked.seed, locked.seq + 1)
+        value = roller.below(purpose, sides) + 1
+        payload = {
+            "purpose": purpose,
+            "sides": sides,
+            "value": value,
+            "rolls": [r.to_json() for r in roller.rolls],
+        }
+        events_append(
+            game=locked,
+            events=[GameEvent("dice_rolled", PUBLIC, payload)],
+            now=timezone.now(),
+            director=director,
+            reason=reason,
+        )
+    return value
+
+
+# --- phases and the scheduler ------------------------------------------------------------
+
+
+def _transition_apply(
+    *,
+    game: Game,
+    step: tt.Transition,
+    now: datetime,
+    director: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> bool:
+    """Apply one transition to a locked game; False when it had already happened."""
+    try:
+        with transaction.atomic():  # savepoint: a duplicate key undoes only this transition
+            TransitionRecord.objects.create(
+                game=game,
+                day=step.day,
+                kind=step.kind,
+                due_at=step.due_at,
+                done_at=now,
+                director=director,
+                reason=reason,
+            )
+            game.day, game.phase = step.day, step.phase_after
+            game.save(update_fields=["day", "phase"])
+            core = GameEvent(
+                "phase_changed",
+                PUBLIC,
+                {"day": step.day, "phase": step.phase_after, "transition": step.kind},
+            )
+            handler = kind_get(game.kind).transitions.get(step.kind)
+            extra = list(handler(game, step.day, now)) if handler else []
+            events_append(
+                game=game, events=[core, *extra], now=now, director=director, reason=reason
+            )
+    except IntegrityError:
+        game.refresh_from_db()
+        return False
+    return True
+
+
+def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
+    """Run every due transition of every live game, each exactly once.
+
+    Each game is claimed with SKIP LOCKED, so two ticks at once split the games between them
+    instead of queueing; the unique (game, day, kind) record makes a repeat a no-op.
+    """
+    done: list[tuple[int, int, str]] = []
+    game_ids = Game.objects.filter(
+        status__in=[GameStatus.TEST, GameStatus.RUNNING], start_date__isnull=False
+    ).values_list("pk", flat=True)
+    for game_id in game_ids:
+        with transaction.atomic():
+            game = (
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(pk=game_id, status__in=[GameStatus.TEST, GameStatus.RUNNING])
+                .first()
+            )
+            if game is None:
+                continue
+            steps = tt.due_transitions(game.timetable(), day=game.day, phase=game.phase, now=now)
+            for step in steps:
+                if not _transition_apply(game=game, step=step, now=now):
+                    break
+                done.append((game.pk, step.day, step.kind))
+    return done
+
+
+def phase_advance(*, game: Game, director: AbstractBaseUser, reason: str) -> tt.Transition:
+    """Open or close the next phase by hand, now (a director override, logged with reason)."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    with transaction.atomic():
+        locked = _lock(game)
+        if not locked.is_live:
+            raise GameNotLive()
+        if locked.start_date is None:
+            raise NoStartDate()
+        now = timezone.now()
+        step = tt.next_transition(locked.timetable(), day=locked.day, phase=locked.phase)
+        forced = tt.Transition(step.day, step.kind, now)
+        _transition_apply(game=locked, step=forced, now=now, director=director, reason=reason)
+    return forced
+
+
+# --- groups and the demo ------------------------------------------------------------------
+
+DIRECTORS_GROUP = "导演"
+FORUM_STAFF_GROUP = "论坛管理"
+_DIRECTOR_MODELS = ("game", "character", "substitute", "timetableoverride", "announcement", "event")
+
+
+def groups_ensure() -> None:
+    """The directors' and forum staff's groups, with the permissions the control room needs."""
+    from django.contrib.auth.models import Group, Permission
+
+    directors, _ = Group.objects.get_or_create(name=DIRECTORS_GROUP)
+    perms = Permission.objects.filter(
+        content_type__app_label="games", content_type__model__in=_DIRECTOR_MODELS
+    ).exclude(codename__in=["add_event", "change_event", "delete_event"])
+    directors.permissions.set(perms)
+    Group.objects.get_or_create(name=FORUM_STAFF_GROUP)
+
+
+DEMO_NUMBER = "256"
+DEMO_CHARACTERS = (
+    "博丽灵梦",
+    "雾雨魔理沙",
+    "十六夜咲夜",
+    "魂魄妖梦",
+    "东风谷早苗",
+    "琪露诺",
+    "红美铃",
+    "帕秋莉",
+    "蕾米莉亚",
+    "芙兰朵露",
+    "八云紫",
+    "射命丸文",
+)
+
+
+@dataclass(frozen=True)
+class Demo:
+    game: Game
+    director_username: str
+    director_password: str
+    passwords: list[IssuedCredential]
+    links: list[IssuedCredential]
+
+
+def demo_load() -> Demo:
+    """A royale game in progress with bot characters and a director; fresh credentials."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    groups_ensure()
+    user_model = get_user_model()
+    director, _ = user_model.objects.get_or_create(username="director", defaults={"is_staff": True})
+    director_password = credentials.password_generate()
+    director.set_password(director_password)
+    director.is_staff = True
+    director.save()
+    director.groups.add(Group.objects.get(name=DIRECTORS_GROUP))
+
+    game = Game.objects.filter(number=DEMO_NUMBER).first()
+    if game is None:
+        game = game_create(
+            kind="royale",
+            ruleset="islington_256",
+            number=DEMO_NUMBER,
+            title="伊斯灵顿不眠夜",
+            start_date=timezone.localdate(),
+            status=GameStatus.RUNNING,
+        )
+        Character.objects.bulk_create(
+            Character(game=game, name=name, forum_uid=str(1000 + i), forum_username=f"bot{i}")
+            for i, name in enumerate(DEMO_CHARACTERS, start=1)
+        )
+    game.directors.add(director)
+    passwords = character_passwords_generate(game=game, director=director)
+    links = character_links_issue(game=game, director=director)
+    return Demo(game, director.get_username(), director_password, passwords, links)

@@ -1,0 +1,99 @@
+"""Portal pages (server-rendered, Chinese first). Each view parses, calls one service, renders."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors, services
+from games.engine.errors import RuleError
+from games.models import Character, Game
+
+
+def client_address(request: HttpRequest) -> str:
+    if settings.TRUST_X_FORWARDED_FOR:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if forwarded:
+            return forwarded.split(",")[0].strip()[:64]
+    return str(request.META.get("REMOTE_ADDR", "unknown"))[:64]
+
+
+def session_login(request: HttpRequest, character: Character) -> None:
+    # A new session key on login: an attacker who planted a session id learns nothing.
+    characters = dict(request.session.get(selectors.SESSION_KEY) or {})
+    request.session.cycle_key()
+    characters[str(character.game_id)] = character.pk
+    request.session[selectors.SESSION_KEY] = characters
+
+
+def _game_or_404(number: str) -> Game:
+    game = selectors.game_by_number(number=number)
+    if game is None:
+        raise Http404
+    return game
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/index.html", {"games": selectors.games_public()})
+
+
+def game_public(request: HttpRequest, number: str) -> HttpResponse:
+    game = _game_or_404(number)
+    context = {
+        "game": game,
+        "announcements": selectors.announcements_published(game=game),
+        "characters": game.characters.order_by("id"),
+    }
+    return render(request, "games/public.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def login(request: HttpRequest, number: str) -> HttpResponse:
+    # The form answers the same for every number, so it does not reveal which games exist.
+    error: RuleError | None = None
+    if request.method == "POST":
+        try:
+            character = services.character_login(
+                game_number=number,
+                password=str(request.POST.get("password", "")),
+                address=client_address(request),
+            )
+        except RuleError as exc:
+            error = exc
+        else:
+            session_login(request, character)
+            return redirect("play-home", number=number)
+    status = error.status if error else 200
+    return render(request, "games/login.html", {"number": number, "error": error}, status=status)
+
+
+def login_link(request: HttpRequest, number: str, token: str) -> HttpResponse:
+    try:
+        character = services.character_login_link(
+            game_number=number, token=token, address=client_address(request)
+        )
+    except RuleError as exc:
+        context = {"number": number, "error": exc}
+        return render(request, "games/login.html", context, status=exc.status)
+    session_login(request, character)
+    return redirect("play-home", number=number)
+
+
+def play_home(request: HttpRequest, number: str) -> HttpResponse:
+    game = _game_or_404(number)
+    character = selectors.session_character(game=game, session=request.session)
+    if character is None:
+        return redirect("play-login", number=number)
+    return render(request, "games/home.html", {"game": game, "character": character})
+
+
+@require_POST
+def logout(request: HttpRequest, number: str) -> HttpResponse:
+    characters = dict(request.session.get(selectors.SESSION_KEY) or {})
+    game = selectors.game_by_number(number=number)
+    if game is not None:
+        characters.pop(str(game.pk), None)
+    request.session[selectors.SESSION_KEY] = characters
+    return redirect("play-login", number=number)

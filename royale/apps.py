@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RoyaleConfig(AppConfig):
+    name = "royale"
+    verbose_name = _("大逃杀")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from royale import kind  # noqa: F401  (registers the game kind)
