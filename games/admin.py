@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -26,6 +27,11 @@ from games.models import (
 )
 
 
+def _director(request: HttpRequest) -> User:
+    # The admin only lets active staff in, so the user is a real account here.
+    return cast("User", request.user)
+
+
 class DirectorScoped(admin.ModelAdmin):
     """Limits every list and object to the games the signed-in director runs."""
 
@@ -35,11 +41,11 @@ class DirectorScoped(admin.ModelAdmin):
         qs = super().get_queryset(request)
         if request.user.is_superuser:
             return qs
-        return qs.filter(**{f"{self.game_path}__directors": request.user}).distinct()
+        return qs.filter(**{f"{self.game_path}__directors": _director(request)}).distinct()
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "game" and not request.user.is_superuser:
-            kwargs["queryset"] = Game.objects.filter(directors=request.user)
+            kwargs["queryset"] = Game.objects.filter(directors=_director(request))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
@@ -118,7 +124,7 @@ class GameAdmin(admin.ModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return selectors.games_for_director(user=request.user)  # type: ignore[arg-type]
+        return selectors.games_for_director(user=_director(request))
 
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
         if not change:
@@ -134,7 +140,7 @@ class GameAdmin(admin.ModelAdmin):
             obj._state.adding = False
         super().save_model(request, obj, form, change)
         if not change and not request.user.is_superuser:
-            obj.directors.add(request.user)
+            obj.directors.add(_director(request))
 
     @admin.display(description=_("下一个时间点"))
     def next_due(self, obj: Game) -> Any:
@@ -178,7 +184,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("生成（重置）所有角色密码"))
     def generate_passwords(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         rows = [
-            (game, services.character_passwords_generate(game=game, director=request.user))
+            (game, services.character_passwords_generate(game=game, director=_director(request)))
             for game in queryset
         ]
         return self._credentials_page(request, str(_("角色密码（只显示这一次）")), rows, False)
@@ -186,7 +192,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("生成（重置）所有角色的登录链接"))
     def issue_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         rows = [
-            (game, services.character_links_issue(game=game, director=request.user))
+            (game, services.character_links_issue(game=game, director=_director(request)))
             for game in queryset
         ]
         return self._credentials_page(request, str(_("登录链接（只显示这一次）")), rows, True)
@@ -194,7 +200,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("作废所有角色的登录链接"))
     def revoke_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         for game in queryset:
-            services.character_links_revoke(game=game, director=request.user)
+            services.character_links_revoke(game=game, director=_director(request))
         self.message_user(request, _("登录链接已作废。"))
 
     def _form_action(
@@ -229,7 +235,9 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("手动推进到下一阶段（记录为导演干预）"))
     def advance_phase(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
-            step = services.phase_advance(game=game, director=request.user, reason=data["reason"])
+            step = services.phase_advance(
+                game=game, director=_director(request), reason=data["reason"]
+            )
             return f"第 {step.day} 天 · {TRANSITION_LABELS[step.kind]}"
 
         return self._form_action(
@@ -240,7 +248,7 @@ class GameAdmin(admin.ModelAdmin):
     def roll_dice(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
             value = services.dice_roll(
-                game=game, director=request.user, purpose=data["purpose"], sides=data["sides"]
+                game=game, director=_director(request), purpose=data["purpose"], sides=data["sides"]
             )
             return f"{data['purpose']}：{value} / {data['sides']}"
 
@@ -259,7 +267,7 @@ class EventAdmin(DirectorScoped):
         "director",
         "created_at",
     )
-    list_filter = ("game", "kind", "audience")
+    list_filter = (("game", admin.RelatedOnlyFieldListFilter), "kind", "audience")
     search_fields = ("kind", "reason")
     list_select_related = ("game", "audience_character", "actor", "director")
     ordering = ("-game", "-seq")
@@ -277,13 +285,13 @@ class EventAdmin(DirectorScoped):
 @admin.register(Announcement)
 class AnnouncementAdmin(DirectorScoped):
     list_display = ("game", "day", "title", "status", "by_site", "published_at")
-    list_filter = ("game", "status")
+    list_filter = (("game", admin.RelatedOnlyFieldListFilter), "status")
     readonly_fields = ("status", "published_at", "by_site", "author")
     actions = ("publish",)
 
     def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
         if not change:
-            obj.author = request.user  # type: ignore[assignment]
+            obj.author = _director(request)
         super().save_model(request, obj, form, change)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -295,7 +303,7 @@ class AnnouncementAdmin(DirectorScoped):
     @admin.action(description=_("发布所选公示"))
     def publish(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
         for announcement in queryset:
-            services.announcement_publish(announcement=announcement, director=request.user)
+            services.announcement_publish(announcement=announcement, director=_director(request))
         self.message_user(request, _("已发布。"))
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from games import live
@@ -23,10 +23,10 @@ class Viewer:
 
     game: Game
     character: Character | None = None
-    director: AbstractBaseUser | None = None
+    director: User | None = None
 
 
-def game_is_directed_by(*, game: Game, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def game_is_directed_by(*, game: Game, user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if getattr(user, "is_superuser", False):
@@ -34,7 +34,7 @@ def game_is_directed_by(*, game: Game, user: AbstractBaseUser | AnonymousUser | 
     return game.directors.filter(pk=user.pk).exists()
 
 
-def games_for_director(*, user: AbstractBaseUser) -> QuerySet[Game]:
+def games_for_director(*, user: User) -> QuerySet[Game]:
     if getattr(user, "is_superuser", False):
         return Game.objects.all()
     return Game.objects.filter(directors=user)
@@ -47,9 +47,7 @@ def session_character(*, game: Game, session: Any) -> Character | None:
     return Character.objects.filter(pk=character_id, game=game).first()
 
 
-def viewer_get(
-    *, game: Game, session: Any, user: AbstractBaseUser | AnonymousUser | None
-) -> Viewer | None:
+def viewer_get(*, game: Game, session: Any, user: User | AnonymousUser | None) -> Viewer | None:
     character = session_character(game=game, session=session)
     if character is not None:
         return Viewer(game=game, character=character)

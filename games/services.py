@@ -8,7 +8,7 @@ from datetime import date, datetime
 from functools import partial
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -64,7 +64,7 @@ def events_append(
     game: Game,
     events: Sequence[GameEvent],
     now: datetime,
-    director: AbstractBaseUser | None = None,
+    director: User | None = None,
     reason: str = "",
 ) -> list[Event]:
     """Append to the log of a game the caller has locked, and push after commit.
@@ -105,7 +105,7 @@ def event_record(
     *,
     game: Game | int,
     events: Sequence[GameEvent],
-    director: AbstractBaseUser | None = None,
+    director: User | None = None,
     reason: str = "",
 ) -> list[Event]:
     """Lock the game and append events in a transaction of their own."""
@@ -130,7 +130,7 @@ class IssuedCredential:
 
 
 def character_passwords_generate(
-    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+    *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> list[IssuedCredential]:
     """New passwords for the given characters (all of the game's if none): shown once, here."""
     with transaction.atomic():
@@ -150,7 +150,7 @@ def character_passwords_generate(
 
 
 def character_links_issue(
-    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+    *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> list[IssuedCredential]:
     """New bookmark login tokens; any earlier link of these characters stops working."""
     with transaction.atomic():
@@ -168,7 +168,7 @@ def character_links_issue(
 
 
 def character_links_revoke(
-    *, game: Game, director: AbstractBaseUser | None, characters: Sequence[Character] = ()
+    *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> None:
     with transaction.atomic():
         locked = _lock(game)
@@ -210,7 +210,7 @@ def character_login_link(*, game_number: str, token: str, address: str) -> Chara
 # --- announcements and dice -------------------------------------------------------------
 
 
-def announcement_publish(*, announcement: Announcement, director: AbstractBaseUser | None) -> None:
+def announcement_publish(*, announcement: Announcement, director: User | None) -> None:
     with transaction.atomic():
         game = _lock(announcement.game_id)
         fresh = Announcement.objects.select_for_update().get(pk=announcement.pk)
@@ -230,7 +230,7 @@ def announcement_publish(*, announcement: Announcement, director: AbstractBaseUs
 
 
 def dice_roll(
-    *, game: Game, director: AbstractBaseUser | None, purpose: str, sides: int, reason: str = ""
+    *, game: Game, director: User | None, purpose: str, sides: int, reason: str = ""
 ) -> int:
     """The director's public die: 1..sides, derived from the seed and logged for checking."""
     if not 2 <= sides <= 1_000_000:
@@ -264,7 +264,7 @@ def _transition_apply(
     game: Game,
     step: tt.Transition,
     now: datetime,
-    director: AbstractBaseUser | None = None,
+    director: User | None = None,
     reason: str = "",
 ) -> bool:
     """Apply one transition to a locked game; False when it had already happened."""
@@ -324,7 +324,7 @@ def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
     return done
 
 
-def phase_advance(*, game: Game, director: AbstractBaseUser, reason: str) -> tt.Transition:
+def phase_advance(*, game: Game, director: User, reason: str) -> tt.Transition:
     """Open or close the next phase by hand, now (a director override, logged with reason)."""
     reason = reason.strip()
     if not reason:

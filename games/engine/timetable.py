@@ -93,7 +93,7 @@ def due_transitions(
 
     ``limit`` bounds catching up after a long outage: the rest follow on the next tick.
     """
-    due = []
+    due: list[Transition] = []
     while len(due) < limit:
         step = next_transition(timetable, day=day, phase=phase)
         if step.due_at > now:

@@ -1,0 +1,193 @@
+"""Live push over real websockets and the real Redis channel layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+
+from config.asgi import application
+from games import services
+from games.engine.events import DIRECTORS, PUBLIC, GameEvent, to_character
+from games.models import Character, Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def session_cookie(client: Client) -> bytes:
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def logged_in(number: str, password: str) -> bytes:
+    client = Client()
+    response = client.post(
+        f"/api/play/{number}/login", {"password": password}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    return session_cookie(client)
+
+
+def director_cookie(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return session_cookie(client)
+
+
+async def connect(game: Game, *headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    hello = await communicator.receive_json_from()
+    assert hello["type"] == "hello"
+    communicator.heads = hello["heads"]
+    return communicator
+
+
+async def refused(game: Game, *headers: tuple[bytes, bytes]) -> bool:
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    await communicator.disconnect()
+    return not connected
+
+
+record = database_sync_to_async(services.event_record)
+
+
+@pytest.fixture
+def cast(game: Game, passwords: dict[str, str]) -> dict[str, Character]:
+    return {c.name: c for c in game.characters.all()}
+
+
+async def test_a_character_receives_its_own_events_and_public_ones_never_anothers(
+    game: Game, passwords: dict[str, str], cast: dict[str, Character]
+) -> None:
+    a = await connect(
+        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
+    )
+    b = await connect(
+        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["乙"]))
+    )
+
+    await record(
+        game=game, events=[GameEvent("note", to_character(cast["乙"].pk), {"text": "给乙的秘密"})]
+    )
+    await record(
+        game=game, events=[GameEvent("note", to_character(cast["甲"].pk), {"text": "给甲的秘密"})]
+    )
+    await record(game=game, events=[GameEvent("note", DIRECTORS, {"text": "导演可见"})])
+    await record(game=game, events=[GameEvent("note", PUBLIC, {"text": "公告"})])
+
+    got_a = [await a.receive_json_from(timeout=3) for _ in range(2)]
+    assert [(f["stream"], f["stream_seq"], f["payload"]["text"]) for f in got_a] == [
+        ("private", 1, "给甲的秘密"),
+        ("public", 1, "公告"),
+    ]
+    assert await a.receive_nothing(timeout=0.3)
+    got_b = [await b.receive_json_from(timeout=3) for _ in range(2)]
+    assert [f["payload"]["text"] for f in got_b] == ["给乙的秘密", "公告"]
+    # A player's frame carries no global sequence: its gaps would count others' hidden actions.
+    assert all("seq" not in f and "actor" not in f for f in got_a + got_b)
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_director_receives_every_event_with_the_global_sequence(
+    game: Game, director: Any, cast: dict[str, Character]
+) -> None:
+    d = await connect(
+        game, ORIGIN, (b"cookie", await database_sync_to_async(director_cookie)(director))
+    )
+    await record(
+        game=game,
+        events=[
+            GameEvent("note", to_character(cast["甲"].pk), {"text": "私"}),
+            GameEvent("note", DIRECTORS, {"text": "导"}),
+            GameEvent("note", PUBLIC, {"text": "公"}),
+        ],
+    )
+    frames = [await d.receive_json_from(timeout=3) for _ in range(3)]
+    head = d.heads["all"]  # the log already holds the password event
+    assert head == 1
+    assert [(f["seq"], f["audience"], f["payload"]["text"]) for f in frames] == [
+        (head + 1, "character", "私"),
+        (head + 2, "directors", "导"),
+        (head + 3, "public", "公"),
+    ]
+    await d.disconnect()
+
+
+async def test_unauthenticated_cross_origin_and_foreign_sockets_are_refused(
+    game: Game, passwords: dict[str, str], director: Any
+) -> None:
+    cookie = await database_sync_to_async(logged_in)("256", passwords["甲"])
+    assert await refused(game, ORIGIN)  # no session
+    assert await refused(game, (b"origin", b"https://evil.example"), (b"cookie", cookie))
+    assert await refused(game, (b"cookie", cookie))  # no origin at all
+    other = await database_sync_to_async(_other_game)()
+    assert await refused(other, ORIGIN, (b"cookie", cookie))  # logged in, but to another game
+
+
+def _other_game() -> Game:
+    from tests.conftest import make_game
+
+    return make_game("061", characters=("丁",))
+
+
+async def test_a_client_that_missed_events_gets_them_over_http_by_sequence(
+    game: Game, passwords: dict[str, str], cast: dict[str, Character]
+) -> None:
+    client = Client()
+    await database_sync_to_async(client.post)(
+        "/api/play/256/login", {"password": passwords["甲"]}, content_type="application/json"
+    )
+    for text in ("一", "二", "三"):
+        await record(game=game, events=[GameEvent("note", PUBLIC, {"text": text})])
+    await record(
+        game=game, events=[GameEvent("note", to_character(cast["甲"].pk), {"text": "私一"})]
+    )
+    await record(
+        game=game, events=[GameEvent("note", to_character(cast["乙"].pk), {"text": "别人的"})]
+    )
+
+    response = await database_sync_to_async(client.get)(
+        f"/api/games/{game.pk}/events", {"after_public": 1, "after_private": 0}
+    )
+    assert response.status_code == 200
+    texts = [
+        (f["stream"], f["stream_seq"], f["payload"]["text"]) for f in response.json()["events"]
+    ]
+    assert texts == [("public", 2, "二"), ("public", 3, "三"), ("private", 1, "私一")]
+    assert "别人的" not in response.content.decode()
+
+    anonymous = await database_sync_to_async(Client().get)(f"/api/games/{game.pk}/events")
+    assert anonymous.status_code == 403
+    assert anonymous.json()["code"] == "forbidden"
+
+
+async def test_a_push_is_sent_only_after_commit(game: Game, passwords: dict[str, str]) -> None:
+    a = await connect(
+        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
+    )
+
+    def rolled_back() -> None:
+        try:
+            with transaction.atomic():
+                services.events_append(
+                    game=services._lock(game),
+                    events=[GameEvent("note", PUBLIC, {"text": "不该出现"})],
+                    now=timezone.now(),
+                )
+                raise RuntimeError("abort")
+        except RuntimeError:
+            pass
+
+    await database_sync_to_async(rolled_back)()
+    assert await a.receive_nothing(timeout=0.5)
+    await a.disconnect()

@@ -1,0 +1,1 @@
+"""Pure rules of the role games (版杀): arrives with the werewolf issue."""
