@@ -121,6 +121,7 @@ class GameAdmin(admin.ModelAdmin):
         "revoke_links",
         "advance_phase",
         "roll_dice",
+        "finish",
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
@@ -255,6 +256,15 @@ class GameAdmin(admin.ModelAdmin):
         return self._form_action(request, queryset, DiceForm, "roll_dice", str(_("掷骰")), run)
 
 
+    @admin.action(description=_("结束游戏并公开种子"))
+    def finish(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        def run(game: Game, data: dict[str, Any]) -> str:
+            services.game_finish(game=game, director=_director(request), reason=data["reason"])
+            return str(_("已结束，种子已公开。"))
+
+        return self._form_action(request, queryset, ReasonForm, "finish", str(_("结束游戏")), run)
+
+
 @admin.register(Event)
 class EventAdmin(DirectorScoped):
     list_display = (
@@ -311,3 +321,4 @@ class AnnouncementAdmin(DirectorScoped):
 class SubstituteAdmin(DirectorScoped):
     game_path = "character__game"
     list_display = ("character", "forum_username", "since", "until")
+

@@ -256,6 +256,23 @@ def dice_roll(
     return value
 
 
+def game_finish(*, game: Game, director: User | None, reason: str = "") -> None:
+    """End the game and reveal its seed, so anyone can re-derive every roll."""
+    with transaction.atomic():
+        locked = _lock(game)
+        if locked.status not in {GameStatus.TEST, GameStatus.RUNNING}:
+            raise GameNotLive()
+        locked.status = GameStatus.FINISHED
+        locked.seed_revealed = True
+        locked.save(update_fields=["status", "seed_revealed"])
+        event = GameEvent(
+            "game_finished", PUBLIC, {"seed": locked.seed, "seed_hash": locked.seed_hash}
+        )
+        events_append(
+            game=locked, events=[event], now=timezone.now(), director=director, reason=reason
+        )
+
+
 # --- phases and the scheduler ------------------------------------------------------------
 
 

@@ -146,3 +146,14 @@ def test_the_overall_limit_stops_a_spread_out_attack(
         api_login(Client(), "256", "wrong", REMOTE_ADDR=f"10.0.0.{i}")
     response = api_login(Client(), "256", passwords["甲"], REMOTE_ADDR="10.0.1.1")
     assert response.status_code == 429
+
+
+def test_the_portal_is_chinese_first_with_english_available(client: Client, game: Game) -> None:
+    chinese = client.post("/play/256/", {"password": "nope"}).content.decode()
+    assert "角色登录" in chinese
+    assert "密码错误或登录链接已失效。" in chinese
+    english = client.post(
+        "/play/256/", {"password": "nope"}, HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Character login" in english
+    assert "Wrong password" in english

@@ -200,3 +200,19 @@ def test_concurrent_writers_leave_no_gap_or_duplicate_in_the_sequence() -> None:
             .values_list("stream_seq", flat=True)
         )
         assert numbers == list(range(1, len(numbers) + 1))
+
+
+@pytest.mark.django_db
+def test_finishing_the_game_reveals_the_seed_that_matches_the_published_hash(
+    game: Game, director: Any
+) -> None:
+    from games.engine import dice
+
+    services.game_finish(game=game, director=director, reason="决出胜者")
+    game.refresh_from_db()
+    assert (game.status, game.seed_revealed) == ("finished", True)
+    event = Event.objects.get(game=game, kind="game_finished")
+    assert event.audience == "public"
+    assert dice.seed_hash(event.payload["seed"]) == game.seed_hash
+    with pytest.raises(GameNotLive):
+        services.game_finish(game=game, director=director)
