@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -26,3 +27,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far lives as long as the process: move it out of the collector's sight,
+# so full collections stop pausing every socket for 50-200 ms (measured by tests/bench).
+gc.collect()
+gc.freeze()

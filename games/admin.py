@@ -255,7 +255,6 @@ class GameAdmin(admin.ModelAdmin):
 
         return self._form_action(request, queryset, DiceForm, "roll_dice", str(_("掷骰")), run)
 
-
     @admin.action(description=_("结束游戏并公开种子"))
     def finish(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
@@ -321,4 +320,3 @@ class AnnouncementAdmin(DirectorScoped):
 class SubstituteAdmin(DirectorScoped):
     game_path = "character__game"
     list_display = ("character", "forum_username", "since", "until")
-

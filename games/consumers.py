@@ -52,4 +52,4 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
 
     async def game_event(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["frame"])
+        await self.send(text_data=message["text"])

@@ -7,6 +7,7 @@ public one and its private one, each numbered without gaps.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -83,4 +84,6 @@ def push(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
     for group, frame in messages:
-        await layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "frame": frame})
+        # Serialised once here rather than by each of the group's sockets.
+        text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        await layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "text": text})
