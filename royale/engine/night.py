@@ -1,0 +1,345 @@
+"""Transitions the scheduler calls: night open, night close, day open (RULINGS 8, 9, 18, 19).
+
+Night close: post-night hooks → bleeding → shrink → drowning → victory check.
+Day open: daily settlement (静养 / +40) → pre-night hooks → next shrink list and the morning report.
+Each step is logged (a DIRECTORS ``stage`` event), so the order is visible in the log.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.errors import InvalidInput, WrongPhase
+
+from .combat import die_dropping
+from .common import phase_is
+from .draft import Draft
+from .errors import ActorDead, GameOver, UnknownCharacter
+from .hooks import after_death, run_stage
+from .items import grant
+from .ruleset import get_ruleset
+from .state import (
+    CAUSE_BLEEDING,
+    CAUSE_DROWNED,
+    CAUSE_RED_CARD,
+    CAUSE_SHRINK,
+    CLOSED,
+    DAY,
+    DUSK,
+    LATE,
+    MODE_NONE,
+    MODE_REST,
+    NIGHT,
+    OVER,
+    SETUP,
+    GameState,
+)
+
+Result = tuple[GameState, list[Any]]
+
+
+def _draft(state: GameState, rng: random.Random) -> Draft:
+    return Draft(state, get_ruleset(state.ruleset), rng)
+
+
+# --- day close, night open, night end ----------------------------------------------------------
+
+
+def day_close(state: GameState, rng: random.Random) -> Result:
+    """End of the day: the day-close hooks run (vote tally and reward, shop, auction)."""
+    d = _draft(state, rng)
+    phase_is(d, DAY)
+    _day_close(d)
+    return d.finish(), d.events
+
+
+def _day_close(d: Draft) -> None:
+    run_stage(d, "day_close")
+    d.phase = DUSK
+    d.public("day_closed", {"day": d.day})
+
+
+def night_open(state: GameState, rng: random.Random) -> Result:
+    """The action window opens: a fresh night for everyone (from ``day``, closes the day first)."""
+    d = _draft(state, rng)
+    if d.phase == DAY:
+        _day_close(d)
+    phase_is(d, DUSK)
+    d.phase = NIGHT
+    for c in list(d.chars.values()):
+        if c.alive and (c.mode != MODE_NONE or c.rest_moves or c.found is not None):
+            w = d.wc(c.id)
+            w.mode, w.rest_moves, w.found = MODE_NONE, 0, None
+    d.public("night_opened", {"day": d.day, "vanishing": _announced_shrink(d)})
+    run_stage(d, "night_open")
+    return d.finish(), d.events
+
+
+def night_end(state: GameState, rng: random.Random) -> Result:
+    """The action window closes (usually 21:25): actions are refused until the night close."""
+    d = _draft(state, rng)
+    phase_is(d, NIGHT)
+    d.phase = LATE
+    d.public("night_ended", {"day": d.day})
+    return d.finish(), d.events
+
+
+# --- night close -----------------------------------------------------------------------------
+
+
+def _bleeding(d: Draft) -> None:
+    step = d.next_step()
+    for c in list(d.chars.values()):
+        if c.alive and c.bleeding:
+            w = d.wc(c.id)
+            w.hp -= c.bleeding
+            d.to(c.id, "bleeding", {"damage": c.bleeding, "hp": max(w.hp, 0)})
+            d.directors("bleeding", {"character": c.id, "damage": c.bleeding, "hp": w.hp})
+            if w.hp <= 0:
+                die_dropping(d, c.id, CAUSE_BLEEDING, step)
+    d.directors("stage", {"stage": "bleeding", "day": d.day})
+
+
+def _shrink(d: Draft) -> None:
+    step = d.next_step()
+    names = [p for p in d.shrink_tonight if not d.places[p].gone]
+    safe = d.rs.safe_zone
+    if d.day >= d.rs.safe_zone_night and not d.places[safe].gone and safe not in names:
+        names.append(safe)  # the safe zone goes on its fixed night whatever a hook did to the list
+    for name in names:
+        for c in list(d.chars.values()):
+            if c.alive and c.place == name:
+                held = d.kill(c.id, CAUSE_SHRINK, step)
+                d.vanish(held, f"shrink of {name}")
+                d.directors(
+                    "death", {"character": c.id, "cause": CAUSE_SHRINK, "place": name, "step": step}
+                )
+                after_death(d, c.id, CAUSE_SHRINK, None)
+        p = d.wp(name)
+        d.vanish(list(p.items), f"shrink of {name}")
+        p.items = []
+        p.gone = True
+        p.gone_night = d.day
+    d.shrink_tonight = ()
+    if names:
+        d.public("places_vanished", {"places": names, "day": d.day})
+    d.directors("stage", {"stage": "shrink", "day": d.day, "places": names})
+
+
+def _drowning(d: Draft) -> None:
+    if d.day == d.rs.drown_after_night:
+        for c in list(d.chars.values()):
+            if c.alive and not c.npc and c.place is None:
+                held = d.kill(c.id, CAUSE_DROWNED, 0)
+                d.vanish(held, "drowned")
+                d.directors("death", {"character": c.id, "cause": CAUSE_DROWNED, "step": 0})
+                after_death(d, c.id, CAUSE_DROWNED, None)
+    d.directors("stage", {"stage": "drowning", "day": d.day})
+
+
+def _victory(d: Draft) -> None:
+    alive = [c.id for c in d.chars.values() if c.alive and not c.npc]
+    if len(alive) <= 1:
+        d.phase = OVER
+        d.winner = alive[0] if alive else None
+        d.public("game_over", {"winner": d.winner, "ranking": ranking_rows(d.chars, d.deaths)})
+    d.directors("stage", {"stage": "victory_check", "day": d.day, "alive": len(alive)})
+
+
+def vote_weight(d: Draft, cid: int) -> int:
+    c = d.chars[cid]
+    return d.rs.vote_base + sum(d.rs.kinds[d.items[i].kind].vote for i in c.hands + c.pack)
+
+
+def night_close(state: GameState, rng: random.Random) -> Result:
+    d = _draft(state, rng)
+    if d.phase == NIGHT:
+        d.phase = LATE  # a missed night_end is implied by the close
+    phase_is(d, LATE)
+    d.phase = CLOSED
+    run_stage(d, "post_night")
+    _bleeding(d)
+    _shrink(d)
+    _drowning(d)
+    _victory(d)
+    # Vote weight counts the items held at the end of the night (RULINGS 13).
+    weights = {str(c.id): vote_weight(d, c.id) for c in d.chars.values() if c.alive and not c.npc}
+    d.wflags()["vote_weights"] = weights
+    d.directors("vote_weights", {"day": d.day, "weights": weights})
+    d.public("night_closed", {"day": d.day})
+    return d.finish(), d.events
+
+
+# --- day open --------------------------------------------------------------------------------
+
+
+def _settle(d: Draft) -> None:
+    rest_off = bool(d.flags.get("rest_disabled"))
+    for c in list(d.chars.values()):
+        if not c.alive:
+            continue
+        w = d.wc(c.id)
+        if c.mode == MODE_REST and not rest_off:
+            w.mp = max(w.mp, min(d.rs.mp_max, d.rs.rest_mp_to))
+            w.hp = min(d.rs.hp_max, w.hp + d.rs.rest_hp)
+            how = "rest"
+        else:
+            w.mp = min(d.rs.mp_max, w.mp + d.rs.daily_mp)
+            how = "daily"
+        d.to(c.id, "recovered", {"how": how, "hp": w.hp, "mp": w.mp})
+    if rest_off:
+        d.wflags().pop("rest_disabled", None)
+    d.directors("stage", {"stage": "settlement", "day": d.day})
+
+
+def draw_shrink(d: Draft) -> tuple[str, ...]:
+    """The places vanishing at the end of tonight: the schedule's count, the safe zone on its
+    night (taking one of the slots), the final place only when nothing else is left."""
+    rs = d.rs
+    count = rs.shrink_schedule[d.day - 1] if d.day - 1 < len(rs.shrink_schedule) else 0
+    on_map = [p for p in d.places.values() if not p.gone]
+    forced = (
+        [rs.safe_zone] if d.day == rs.safe_zone_night and not d.places[rs.safe_zone].gone else []
+    )
+    candidates = [p.name for p in on_map if p.name not in (rs.safe_zone, rs.final_place)]
+    k = max(0, count - len(forced))
+    picks = d.rng.sample(candidates, min(k, len(candidates)))
+    if k > len(candidates) and rs.final_place and not d.places[rs.final_place].gone:
+        picks.append(rs.final_place)
+    chosen = set(forced + picks)
+    return tuple(p for p in rs.places if p in chosen)
+
+
+def _announced_shrink(d: Draft) -> list[str]:
+    hidden = set(d.flags.get("shrink_hidden", ()))
+    return [p for p in d.shrink_tonight if p not in hidden]
+
+
+def day_open(state: GameState, rng: random.Random) -> Result:
+    d = _draft(state, rng)
+    if d.phase == OVER:
+        raise GameOver()
+    if d.phase not in (SETUP, CLOSED):
+        raise WrongPhase(phase=d.phase, needed=CLOSED)
+    previous = d.day
+    d.day += 1
+    d.phase = DAY
+    if previous >= 1:
+        _settle(d)
+    run_stage(d, "pre_night")
+    for z in d.rs.special_zones:
+        is_open = z.opens_day <= d.day and (z.closes_day is None or d.day <= z.closes_day)
+        if d.places[z.place].open != is_open and not d.places[z.place].gone:
+            d.wp(z.place).open = is_open
+            d.public("zone_open" if is_open else "zone_closed", {"place": z.place})
+    if d.flags.get("shrink_hidden"):
+        d.wflags().pop("shrink_hidden", None)
+    d.shrink_tonight = draw_shrink(d)
+    d.directors("shrink_drawn", {"day": d.day, "places": list(d.shrink_tonight)})
+    deaths = [
+        {"character": x.character, "name": d.chars[x.character].name, "cause": x.cause}
+        for x in d.deaths
+        if x.day == previous and not d.chars[x.character].npc
+    ]
+    d.public(
+        "morning_report",
+        {
+            "day": d.day,
+            "deaths": deaths,
+            "vanishing": _announced_shrink(d),
+            "weather": d.rs.weather,
+        },
+    )
+    return d.finish(), d.events
+
+
+# --- ranking ---------------------------------------------------------------------------------
+
+
+def ranking_rows(chars: Any, deaths: Any) -> list[dict[str, Any]]:
+    """Reverse death order; one settlement step shares a rank; survivors first."""
+    rows: list[dict[str, Any]] = []
+    alive = [c.id for c in chars.values() if c.alive and not c.npc]
+    for cid in alive:
+        rows.append({"rank": 1, "character": cid, "cause": None})
+    placed = len(alive)
+    by_step: dict[int, list[Any]] = {}
+    for x in deaths:
+        if not chars[x.character].npc:
+            by_step.setdefault(x.step, []).append(x)
+    for step in sorted(by_step, reverse=True):
+        group = by_step[step]
+        rank = placed + 1
+        for x in sorted(group, key=lambda x: x.character):
+            rows.append({"rank": rank, "character": x.character, "cause": x.cause, "day": x.day})
+        placed += len(group)
+    return rows
+
+
+def ranking(state: GameState) -> list[dict[str, Any]]:
+    return ranking_rows(state.characters, state.deaths)
+
+
+# --- director and hook tools -----------------------------------------------------------------
+
+
+def red_card(state: GameState, character: int, rng: random.Random) -> Result:
+    """红牌罚下: the character is out at once; its items drop where it stood."""
+    d = _draft(state, rng)
+    if d.phase == OVER:
+        raise GameOver()
+    c = d.chars.get(character)
+    if c is None:
+        raise UnknownCharacter(character=character)
+    if not c.alive:
+        raise ActorDead()
+    die_dropping(d, character, CAUSE_RED_CARD, d.next_step())
+    d.public("red_card", {"character": character, "name": c.name})
+    if sum(1 for o in d.chars.values() if o.alive and not o.npc) <= 1:
+        _victory(d)
+    return d.finish(), d.events
+
+
+def grant_item(
+    state: GameState, character: int, selector: str, rng: random.Random, why: str
+) -> Result:
+    """Give a new item (vote reward, event prize); may go past the 6-item cap."""
+    d = _draft(state, rng)
+    c = d.chars.get(character)
+    if c is None:
+        raise UnknownCharacter(character=character)
+    if not c.alive:
+        raise ActorDead()
+    grant(d, character, selector, why)
+    return d.finish(), d.events
+
+
+def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Result:
+    """空投: the director drops new items at random places still on the map, never in the safe
+    zone or a no-airdrop place (252: 无限城). The names are announced, the places are not."""
+    d = _draft(state, rng)
+    if d.phase == OVER:
+        raise GameOver()
+    targets = [
+        p.name for p in d.places.values() if not p.gone and p.name not in d.rs.no_airdrop_places
+    ]
+    if not targets:
+        raise InvalidInput(reason="no place can receive an airdrop")
+    dropped: dict[str, list[int]] = {}
+    names: list[str] = []
+    for i, selector in enumerate(selectors):
+        kinds = d.rs.selector_kinds(selector)
+        used = d.used_kind_keys()
+        pool = [k.key for k in kinds if k.tier is None or k.key not in used]
+        if not pool:
+            raise InvalidInput(selector=selector, index=i)
+        key = d.rng.choice(pool)
+        iid = d.new_item(key)
+        place = d.rng.choice(targets)
+        d.wp(place).items.append(iid)
+        dropped.setdefault(place, []).append(iid)
+        names.append(d.rs.kinds[key].name)
+        d.directors("item_created", {"item": iid, "kind": key, "place": place, "why": "airdrop"})
+    d.public("airdrop", {"items": names})
+    return d.finish(), d.events

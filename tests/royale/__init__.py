@@ -1,0 +1,3 @@
+"""Tests of the royale app."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Tests of the pure royale engine (no database, no Django)."""
+
+from __future__ import annotations
