@@ -4,7 +4,8 @@ A ruleset lists hook names per stage (``hooks.post_night`` etc., see ``ruleset.H
 the code behind a name is registered here with :func:`register_hook`. Stages run in the order of
 RULINGS 19:
 
-- ``day_close``  — inside :func:`night_open`, before the night: votes and reward, shop, auction;
+- ``day_close``  — :func:`day_close` (or a ``night_open`` straight from the day): votes, reward,
+  shop, auction;
 - ``night_open`` — right after the night opens (e.g. a villain is named for the night);
 - ``post_night`` — first thing at night close (villain, nests, 伊利湖/凛冬 ...);
 - ``pre_night``  — at day open, after the daily settlement (酷暑 −30 MP, 致幻迷雾, 迷你战争 ...);
@@ -14,8 +15,9 @@ RULINGS 19:
 
 A hook gets the draft (copy-on-write state; use ``draft.wc`` etc. to change it and ``draft.to``/
 ``draft.public``/``draft.directors`` to log), the stage name and the stage's context (empty for
-the transition stages). Helpers such as
-:func:`royale.engine.combat.kill_by_event` and :func:`royale.engine.items.grant_item` keep item
+the transition stages). States are shared copy-on-write: replace values in ``draft.wflags()`` or
+a character's ``flags`` rather than mutating a nested list or dict in place. Helpers such as
+:func:`royale.engine.combat.kill_by_event` and :func:`royale.engine.items.grant` keep item
 conservation and death order right.
 """
 

@@ -198,6 +198,8 @@ def draw_shrink(d: Draft) -> tuple[str, ...]:
     night (taking one of the slots), the final place only when nothing else is left."""
     rs = d.rs
     count = rs.shrink_schedule[d.day - 1] if d.day - 1 < len(rs.shrink_schedule) else 0
+    if d.flags.get("no_shrink"):
+        count = 0  # 凛冬已至: no regular shrink today (a post-night hook adds its own places)
     on_map = [p for p in d.places.values() if not p.gone]
     forced = (
         [rs.safe_zone] if d.day == rs.safe_zone_night and not d.places[rs.safe_zone].gone else []
@@ -225,6 +227,9 @@ def day_open(state: GameState, rng: random.Random) -> Result:
     previous = d.day
     d.day += 1
     d.phase = DAY
+    for stale in ("shrink_hidden", "shrink_hidden_count", "no_shrink"):
+        if stale in d.flags:  # yesterday's event flags (黑暗侵袭, 凛冬已至) end with the night
+            d.wflags().pop(stale)
     if previous >= 1:
         _settle(d)
     run_stage(d, "pre_night")
@@ -233,9 +238,13 @@ def day_open(state: GameState, rng: random.Random) -> Result:
         if d.places[z.place].open != is_open and not d.places[z.place].gone:
             d.wp(z.place).open = is_open
             d.public("zone_open" if is_open else "zone_closed", {"place": z.place})
-    if d.flags.get("shrink_hidden"):
-        d.wflags().pop("shrink_hidden", None)
     d.shrink_tonight = draw_shrink(d)
+    hide = int(d.flags.get("shrink_hidden_count", 0))
+    if hide:
+        # 黑暗侵袭: that many of tonight's places are not announced (they still vanish).
+        pool = [p for p in d.shrink_tonight if p != d.rs.safe_zone]  # its night is public
+        hidden = d.rng.sample(pool, min(hide, len(pool)))
+        d.wflags()["shrink_hidden"] = hidden
     d.directors("shrink_drawn", {"day": d.day, "places": list(d.shrink_tonight)})
     deaths = [
         {"character": x.character, "name": d.chars[x.character].name, "cause": x.cause}

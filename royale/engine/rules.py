@@ -51,7 +51,7 @@ from .errors import (
     UnknownCharacter,
 )
 from .ruleset import get_ruleset
-from .state import MODE_ACT, MODE_REST, Found, GameState
+from .state import CAUSE_RED_CARD, MODE_ACT, MODE_REST, Found, GameState
 
 Handler = Callable[[Draft, Any, float], None]
 
@@ -165,13 +165,26 @@ def whisper(d: Draft, a: Whisper, now: float) -> None:
         raise UnknownCharacter(character=a.target)
     if a.target == a.actor:
         raise InvalidTarget(character=a.target)
-    if not t.alive:
+    if not t.alive and _death_announced(d, a.target):
         raise TargetGone()
     w = spend(d, a.actor, d.rs.costs["whisper"])
     # The recipient sees the sender's name (RULINGS 17); the text is stored raw, escaped on display.
+    # A death not yet announced must not show through a refusal: such a whisper goes out as usual.
     d.to(a.target, "whisper", {"sender": a.actor, "sender_name": c.name, "text": text})
     d.to(a.actor, "whisper_sent", {"target": a.target, "text": text, "mp": w.mp}, a.actor)
-    d.directors("whisper", {"actor": a.actor, "target": a.target, "text": text}, a.actor)
+    d.directors(
+        "whisper",
+        {"actor": a.actor, "target": a.target, "text": text, "target_alive": t.alive},
+        a.actor,
+    )
+
+
+def _death_announced(d: Draft, cid: int) -> bool:
+    """Deaths are announced in the next morning report (or at once for a red card)."""
+    for x in d.deaths:
+        if x.character == cid:
+            return x.day < d.day or x.cause == CAUSE_RED_CARD
+    return True
 
 
 HANDLERS: dict[type[Action], Handler] = {}

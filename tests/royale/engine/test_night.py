@@ -323,3 +323,32 @@ def test_the_five_transitions_of_the_timetable():
         act(state, Search(1))
     state, _ = night_close(state, rng())
     assert state.phase == "dawn"
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "announced", "vanishing"),
+    [
+        pytest.param(
+            "shrink_hidden_count", 1, 4, 5, id="黑暗侵袭: one of tonight's places unannounced"
+        ),
+        pytest.param(
+            "no_shrink", True, 1, 1, id="凛冬已至: no regular shrink, the safe zone still goes"
+        ),
+    ],
+)
+def test_event_flags_change_the_shrink_of_the_day(flag, value, announced, vanishing):
+    name = f"test.flag.{flag}"
+
+    @register_hook(name)
+    def set_flag(d, stage, context):
+        d.wflags()[flag] = value
+
+    raw = dict(get_ruleset(I256).raw, key=f"test_{flag}_256")
+    raw["hooks"] = {"pre_night": [name]}
+    register_ruleset(parse_ruleset(raw))
+    state = empty_game(f"test_{flag}_256", n=2, where="钟楼")
+    state, events = next_day(state)
+    (report,) = of(events, "morning_report")
+    assert len(report.payload["vanishing"]) == announced
+    assert len(state.shrink_tonight) == vanishing
+    assert "教堂" in state.shrink_tonight

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.events import GameEvent
-from royale.engine import get_ruleset
+from royale.engine import action_from_json
 from royale.engine.errors import ActorDead
+from royale.engine.invariants import problems
 from royale.engine.state import GameState
 
 from .driver import mentioned, play
@@ -59,37 +60,7 @@ def test_replay_is_deterministic(ruleset, seed, plan):
 
 
 def check_state(state: GameState) -> None:
-    rs = get_ruleset(state.ruleset)
-    where: dict[int, str] = {}
-
-    def locate(iid: int, at: str) -> None:
-        assert iid not in where, f"item {iid} both at {where[iid]} and {at}"
-        where[iid] = at
-
-    for p in state.places.values():
-        for iid in p.items:
-            locate(iid, f"place {p.name}")
-        if p.gone:
-            assert p.items == []
-            assert not [c for c in state.characters.values() if c.alive and c.place == p.name]
-    for c in state.characters.values():
-        assert 0 <= c.mp <= rs.mp_max
-        assert 0 <= c.hp <= rs.hp_max
-        assert c.alive == (c.hp > 0) or not c.alive
-        if not c.alive:
-            assert c.hands == []
-            assert c.pack == []
-            assert c.hp == 0
-        assert len(c.hands) <= rs.hand_slots
-        cats = [rs.kinds[state.items[i].kind].category for i in c.hands]
-        assert cats.count("weapon") <= 1
-        assert cats.count("armor") <= 1
-        assert c.item_count() <= rs.item_cap
-        for iid in c.hands + c.pack:
-            locate(iid, f"character {c.id}")
-    for iid in state.gone:
-        locate(iid, "gone")
-    assert set(where) == set(state.items), "every item is in exactly one place/character/gone"
+    assert problems(state) == []
 
 
 @SETTINGS
@@ -179,3 +150,12 @@ def test_a_long_random_game_keeps_every_invariant(ruleset):
     assert run.refused
     for state in run.states:
         check_state(state)
+
+
+@SETTINGS
+@given(RULESETS, SEEDS, PLAN)
+def test_every_action_survives_the_log(ruleset, seed, plan):
+    run = play(ruleset, seed, plan)
+    actions = [a for a, _ in run.applied] + [a for a, _, _ in run.refused]
+    for action in actions:
+        assert action_from_json(json.loads(json.dumps(action.to_json()))) == action

@@ -19,11 +19,12 @@ from royale.engine.errors import (
     RestMoveUsed,
     SamePlace,
     SearchCooldown,
+    TargetGone,
     UnknownPlace,
 )
 from royale.engine.state import MODE_ACT, MODE_REST
 
-from .support import T0, act, edit, empty_game, of, put, rng
+from .support import T0, act, edit, empty_game, found_character, of, put, rng
 
 
 def test_spawn_is_free_and_once():
@@ -246,3 +247,31 @@ def test_npcs_are_found_and_attacked_but_never_ranked_or_drowned():
     state, _ = act(state, Attack(1, handle))
     assert state.characters[90].hp == 45
     assert [r["character"] for r in ranking(state)] == [1, 2]
+
+
+def test_a_whisper_does_not_reveal_a_death_before_the_morning_report():
+    from royale.engine import day_open, night_close, night_open
+
+    state = empty_game(n=3, where="监狱")
+    state, handle = found_character(state, 1, 2)
+    state = edit(state, 2, hp=5)
+    state, _ = act(state, Attack(1, handle))
+    assert not state.characters[2].alive
+    state, _ = act(state, Whisper(3, 2, "还活着吗"))  # died tonight: no refusal leaks it
+    assert state.characters[3].mp == 95
+    state, _ = night_close(state, rng())
+    state, _ = day_open(state, rng())
+    state, _ = night_open(state, rng())
+    with pytest.raises(TargetGone):
+        act(state, Whisper(3, 2, "还活着吗"))  # announced this morning
+
+
+def test_now_may_be_a_datetime():
+    from datetime import UTC, datetime, timedelta
+
+    state = empty_game(n=1, where="监狱")
+    t0 = datetime(2026, 4, 3, 21, 10, tzinfo=UTC)
+    state, _ = act(state, Search(1), now=t0)
+    with pytest.raises(SearchCooldown) as exc:
+        act(state, Search(1), now=t0 + timedelta(seconds=20))
+    assert exc.value.detail == {"seconds_left": 10}

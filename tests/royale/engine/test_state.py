@@ -91,3 +91,36 @@ def test_airdrop_never_lands_in_the_safe_zone_or_the_special_zone():
     assert state.places["无限城"].items == []
     (public,) = [e for e in events if e.audience.kind == "public"]
     assert set(public.payload) == {"items"}  # names announced, places not
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"kind": "whisper", "actor": 1, "target": 2, "text": 5},
+        {"kind": "whisper", "actor": 1, "target": 2},
+        {"kind": "move", "actor": True, "place": "钟楼"},
+        {"kind": "telescope", "actor": 1, "item": 3, "targets": [1, "x"]},
+        {"kind": "answer_phone", "actor": 1, "call": 1, "accept": "yes"},
+    ],
+)
+def test_malformed_actions_are_invalid_input(data):
+    with pytest.raises(InvalidInput):
+        action_from_json(data)
+
+
+def test_invariant_checker_reports_broken_states():
+    from royale.engine.invariants import problems
+
+    state = empty_game(n=2, where="监狱")
+    state, knife = give(state, 1, "weapon:green:小刀", hand=True)
+    assert problems(state) == []
+    state.characters[2].pack.append(knife)  # one item in two places (deliberately corrupt)
+    state.characters[2].hp = 120
+    state.places["钟楼"].gone = True
+    state.places["钟楼"].items.append(999)
+    found = " / ".join(problems(state))
+    assert "both at" in found
+    assert "HP 120" in found
+    assert "vanished place 钟楼" in found
+    assert "not in the item table" in found
