@@ -33,3 +33,10 @@ class NoStartDate(RuleError):
     status = 409
     message = "请先设置第一天的日期。"
     message_en = "Set the date of day 1 first."
+
+
+class GamePaused(RuleError):
+    code = "game_paused"
+    status = 409
+    message = "导演已暂停游戏，请稍候。"
+    message_en = "The director has paused the game; please wait."

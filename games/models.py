@@ -55,6 +55,8 @@ class Game(models.Model):
     night_close_time = models.TimeField(_("夜晚结算"), default=tt.DEFAULT_TIMES["night_close"])
     day = models.PositiveIntegerField(_("第几天"), default=0)
     phase = models.CharField(_("阶段"), max_length=16, choices=PHASE_CHOICES, default="before")
+    # A paused game accepts no action and runs no scheduled transition until resumed.
+    paused = models.BooleanField(_("暂停"), default=False)
     seed = models.CharField(_("种子（保密）"), max_length=128, editable=False)
     seed_hash = models.CharField(_("种子 SHA-256"), max_length=64, editable=False)
     seed_revealed = models.BooleanField(_("已公开种子"), default=False)

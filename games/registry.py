@@ -7,14 +7,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.http import HttpRequest, HttpResponse
+
 from games.engine.events import GameEvent
 
 if TYPE_CHECKING:
-    from games.models import Game
+    from games.models import Character, Game
 
 # Called inside the transition's transaction with the game row locked; returns the kind's own
 # events for this transition (they are logged right after the core's phase event).
 TransitionHandler = Callable[["Game", int, datetime], Sequence[GameEvent]]
+# The character's page of a kind: (request, game, character) -> response. Without one, the
+# core's generic page (live log only) is shown.
+PortalView = Callable[[HttpRequest, "Game", "Character"], HttpResponse]
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,7 @@ class GameKind:
     label: str
     rulesets: Mapping[str, str] = field(default_factory=dict)
     transitions: Mapping[str, TransitionHandler] = field(default_factory=dict)
+    portal: PortalView | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -30,7 +30,7 @@ from games.models import (
 from games.registry import kind_get
 
 
-def _lock(game: Game | int) -> Game:
+def game_lock(game: Game | int) -> Game:
     """Re-read the game row under a row lock (SQLite: the IMMEDIATE transaction's lock)."""
     pk = game if isinstance(game, int) else game.pk
     return Game.objects.select_for_update().get(pk=pk)
@@ -110,7 +110,7 @@ def event_record(
 ) -> list[Event]:
     """Lock the game and append events in a transaction of their own."""
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         return events_append(
             game=locked, events=events, now=timezone.now(), director=director, reason=reason
         )
@@ -134,7 +134,7 @@ def character_passwords_generate(
 ) -> list[IssuedCredential]:
     """New passwords for the given characters (all of the game's if none): shown once, here."""
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         targets = list(characters) or list(locked.characters.order_by("id"))
         issued = []
         for character in targets:
@@ -154,7 +154,7 @@ def character_links_issue(
 ) -> list[IssuedCredential]:
     """New bookmark login tokens; any earlier link of these characters stops working."""
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         targets = list(characters) or list(locked.characters.order_by("id"))
         issued = []
         for character in targets:
@@ -171,7 +171,7 @@ def character_links_revoke(
     *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> None:
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         targets = list(characters) or list(locked.characters.order_by("id"))
         for character in targets:
             character.link_digest = None
@@ -212,7 +212,7 @@ def character_login_link(*, game_number: str, token: str, address: str) -> Chara
 
 def announcement_publish(*, announcement: Announcement, director: User | None) -> None:
     with transaction.atomic():
-        game = _lock(announcement.game_id)
+        game = game_lock(announcement.game_id)
         fresh = Announcement.objects.select_for_update().get(pk=announcement.pk)
         if fresh.status == AnnouncementStatus.PUBLISHED:
             return
@@ -237,7 +237,7 @@ def dice_roll(
         raise InvalidInput("骰子面数须在 2 到 1000000 之间。", sides=sides)
     purpose = purpose.strip()[:100] or "d"
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         roller = dice.Dice(locked.seed, locked.seq + 1)
         value = roller.below(purpose, sides) + 1
         payload = {
@@ -256,10 +256,27 @@ def dice_roll(
     return value
 
 
+def game_pause(*, game: Game, director: User, paused: bool, reason: str) -> None:
+    """Pause (or resume) a game: no action is accepted and no transition runs meanwhile."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    with transaction.atomic():
+        locked = game_lock(game)
+        if locked.paused == paused:
+            return
+        locked.paused = paused
+        locked.save(update_fields=["paused"])
+        event = GameEvent("game_paused" if paused else "game_resumed", PUBLIC, {})
+        events_append(
+            game=locked, events=[event], now=timezone.now(), director=director, reason=reason
+        )
+
+
 def game_finish(*, game: Game, director: User | None, reason: str = "") -> None:
     """End the game and reveal its seed, so anyone can re-derive every roll."""
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         if locked.status not in {GameStatus.TEST, GameStatus.RUNNING}:
             raise GameNotLive()
         locked.status = GameStatus.FINISHED
@@ -328,7 +345,7 @@ def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
         with transaction.atomic():
             game = (
                 Game.objects.select_for_update(skip_locked=True)
-                .filter(pk=game_id, status__in=[GameStatus.TEST, GameStatus.RUNNING])
+                .filter(pk=game_id, status__in=[GameStatus.TEST, GameStatus.RUNNING], paused=False)
                 .first()
             )
             if game is None:
@@ -347,7 +364,7 @@ def phase_advance(*, game: Game, director: User, reason: str) -> tt.Transition:
     if not reason:
         raise InvalidInput("请填写理由。", message_en="A reason is required.")
     with transaction.atomic():
-        locked = _lock(game)
+        locked = game_lock(game)
         if not locked.is_live:
             raise GameNotLive()
         if locked.start_date is None:

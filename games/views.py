@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import selectors, services
 from games.engine.errors import RuleError
 from games.models import Character, Game
+from games.registry import kind_get
 
 
 def client_address(request: HttpRequest) -> str:
@@ -86,6 +87,9 @@ def play_home(request: HttpRequest, number: str) -> HttpResponse:
     character = selectors.session_character(game=game, session=request.session)
     if character is None:
         return redirect("play-login", number=number)
+    portal = kind_get(game.kind).portal
+    if portal is not None:
+        return portal(request, game, character)
     return render(request, "games/home.html", {"game": game, "character": character})
 
 

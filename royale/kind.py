@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
-from games.registry import GameKind, register
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.http import HttpRequest, HttpResponse
+
+from games.engine.events import GameEvent
+from games.models import Character, Game
+from games.registry import GameKind, TransitionHandler, register
+
+
+def _handler(kind: str) -> TransitionHandler:
+    def handle(game: Game, day: int, now: datetime) -> Sequence[GameEvent]:
+        from royale.services import royale_transition
+
+        return royale_transition(game=game, kind=kind, day=day)
+
+    return handle
+
+
+def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
+    from royale.views import player_page
+
+    return player_page(request, game, character)
+
 
 ROYALE = register(
     GameKind(
         key="royale",
         label="大逃杀",
         rulesets={"islington_256": "[256] 伊斯灵顿不眠夜", "kimetsu_252": "[252] 鬼灭之刃"},
+        portal=_portal,
+        transitions={
+            kind: _handler(kind)
+            for kind in ("day_open", "day_close", "night_open", "night_end", "night_close")
+        },
     )
 )

@@ -1,0 +1,26 @@
+"""Errors of the royale shell (the engine's own refusals are in royale/engine/errors.py)."""
+
+from __future__ import annotations
+
+from games.engine.errors import RuleError
+
+
+class NotSetUp(RuleError):
+    code = "royale_not_set_up"
+    status = 409
+    message = "本局大逃杀尚未开局（导演需先生成初始状态）。"
+    message_en = "This battle royale has not been set up yet."
+
+
+class AlreadySetUp(RuleError):
+    code = "royale_already_set_up"
+    status = 409
+    message = "本局已经开局。"
+    message_en = "This game has already been set up."
+
+
+class BadIdempotencyKey(RuleError):
+    code = "bad_idempotency_key"
+    status = 400
+    message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
+    message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."

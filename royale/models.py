@@ -1,0 +1,49 @@
+"""What the shell stores for a battle royale: the engine state, and the actions it accepted."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Character, Game
+
+
+class RoyaleGame(models.Model):
+    """The engine's state of one game, rewritten by each accepted action under the game lock.
+
+    The log's ``engine_step`` events rebuild it from the seed alone (``manage.py replay_game``).
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="royale"
+    )
+    state = models.JSONField(editable=False)
+    # Publish the site's morning report at day open without waiting for the director.
+    auto_publish = models.BooleanField(_("开门时自动发布公示"), default=False)
+
+    class Meta:
+        verbose_name = _("大逃杀状态")
+        verbose_name_plural = _("大逃杀状态")
+
+    def __str__(self) -> str:
+        return str(self.game)
+
+
+class ActionRecord(models.Model):
+    """One accepted or refused request, by idempotency key: a retry gets the same answer."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    request = models.JSONField()
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "character", "key"], name="uniq_action_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.key}"

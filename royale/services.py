@@ -1,0 +1,207 @@
+"""Writes of the battle royale: every engine step runs here, under the game's row lock.
+
+Each step is logged as a DIRECTORS ``engine_step`` event naming the operation, its input and
+the sequence its dice derive from, followed by the engine's own events. Replaying those steps
+from the seed rebuilds the stored state (``manage.py replay_game``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import live
+from games.engine import dice
+from games.engine.events import DIRECTORS, GameEvent
+from games.errors import GameNotLive, GamePaused
+from games.models import Character, CharacterStatus, Game
+from games.services import events_append, game_lock
+from royale import engine
+from royale.engine.state import GameState
+from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
+from royale.models import ActionRecord, RoyaleGame
+from royale.selectors import character_view
+
+Step = Callable[[GameState, Any], tuple[GameState, list[GameEvent]]]
+
+# The engine functions the scheduler's transitions call, by transition kind.
+TRANSITIONS: Mapping[str, Step] = {
+    "day_open": engine.day_open,
+    "day_close": engine.day_close,
+    "night_open": engine.night_open,
+    "night_end": engine.night_end,
+    "night_close": engine.night_close,
+}
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _now_seconds(now: datetime) -> float:
+    return now.timestamp()
+
+
+def _sync_characters(game: Game, before: GameState, after: GameState) -> None:
+    """Mirror the engine's deaths onto the shared Character rows (status, cause, order)."""
+    known = {d.character for d in before.deaths}
+    fresh = [d for d in after.deaths if d.character not in known]
+    for order, death in enumerate(after.deaths, start=1):
+        if death in fresh and not after.characters[death.character].npc:
+            Character.objects.filter(pk=death.character, game=game).update(
+                status=CharacterStatus.ELIMINATED,
+                cause=death.cause,
+                elimination_order=order,
+                eliminated_day=death.day,
+            )
+    revived = [
+        c.id for c in after.characters.values() if c.alive and not before.characters[c.id].alive
+    ]
+    if revived:
+        Character.objects.filter(pk__in=revived, game=game).update(
+            status=CharacterStatus.ALIVE, cause="", elimination_order=None, eliminated_day=None
+        )
+
+
+def _run(
+    *,
+    game: Game,
+    royale: RoyaleGame,
+    op: str,
+    step: Callable[[GameState, Any], tuple[GameState, list[Any]]],
+    payload: dict[str, Any],
+    rng_seq: int,
+) -> tuple[GameState, list[GameEvent]]:
+    """Apply one engine step to a locked game; nothing is written if the engine refuses."""
+    before = GameState.from_json(royale.state)
+    after, events = step(before, dice.rng(game.seed, rng_seq, op))
+    royale.state = after.to_json()
+    royale.save(update_fields=["state"])
+    _sync_characters(game, before, after)
+    log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
+    return after, [log, *events]
+
+
+def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> RoyaleGame:
+    """Deal the starting state from the seed: items scattered over the places."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        if RoyaleGame.objects.filter(pk=locked.pk).exists():
+            raise AlreadySetUp()
+        cast = [(c.pk, c.name) for c in locked.characters.order_by("id")]
+        rng_seq = locked.seq + 1
+        state, events = engine.new_game(
+            locked.ruleset, cast, dice.rng(locked.seed, rng_seq, "setup"), placement=placement
+        )
+        royale = RoyaleGame.objects.create(game=locked, state=state.to_json())
+        log = GameEvent(
+            "engine_step",
+            DIRECTORS,
+            {
+                "op": "setup",
+                "rng_seq": rng_seq,
+                "characters": [list(c) for c in cast],
+                "placement": dict(placement or {}),
+            },
+        )
+        events_append(game=locked, events=[log, *events], now=timezone.now())
+    return royale
+
+
+def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
+    """The royale's part of a scheduled transition (called by the core with the game locked)."""
+    royale = RoyaleGame.objects.filter(pk=game.pk).first()
+    if royale is None:
+        return []
+    _, events = _run(
+        game=game,
+        royale=royale,
+        op=kind,
+        step=TRANSITIONS[kind],
+        payload={"day": day},
+        # the core's phase event takes the next number; the engine's dice derive from it
+        rng_seq=game.seq + 1,
+    )
+    return events
+
+
+def action_submit(
+    *,
+    game: Game,
+    character: Character,
+    data: Mapping[str, Any],
+    key: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """Apply one player action now, in the order the database serialises submissions.
+
+    The actor is always the logged-in character, whatever the request says. A request with an
+    idempotency key that was already applied gets the first answer again and changes nothing.
+    """
+    if key is not None and not KEY_PATTERN.match(key):
+        raise BadIdempotencyKey()
+    with transaction.atomic():
+        locked = game_lock(game)
+        if key is not None:
+            done = ActionRecord.objects.filter(game=locked, character=character, key=key).first()
+            if done is not None:
+                return dict(done.response)
+        if not locked.is_live:
+            raise GameNotLive()
+        if locked.paused:
+            raise GamePaused()
+        royale = RoyaleGame.objects.filter(pk=locked.pk).first()
+        if royale is None:
+            raise NotSetUp()
+        request = {**_resolve_names(locked, data), "actor": character.pk}
+        action = engine.action_from_json(request)
+        moment = _now_seconds(now)
+        after, events = _run(
+            game=locked,
+            royale=royale,
+            op="action",
+            step=lambda state, rng: engine.apply_action(state, action, rng, moment),
+            payload={"action": action.to_json(), "now": moment},
+            rng_seq=locked.seq + 1,
+        )
+        rows = events_append(game=locked, events=events, now=now)
+        response = {
+            "events": [
+                live.frame_for_player(row)
+                for row in rows
+                if row.audience_character_id == character.pk
+            ],
+            "me": character_view(state=after, character_id=character.pk, now=moment),
+        }
+        if key is not None:
+            ActionRecord.objects.create(
+                game=locked,
+                character=character,
+                key=key,
+                request=dict(data),
+                status=200,
+                response=response,
+            )
+    return response
+
+
+def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Players name other characters by their public names; the engine uses ids."""
+    resolved = dict(data)
+    names: dict[str, int] | None = None
+
+    def lookup(value: Any) -> Any:
+        nonlocal names
+        if not isinstance(value, str):
+            return value
+        if names is None:
+            names = dict(game.characters.values_list("name", "pk"))
+        return names.get(value, -1)  # -1: the engine refuses an unknown character
+
+    if "target" in resolved and resolved.get("kind") in {"whisper", "phone"}:
+        resolved["target"] = lookup(resolved["target"])
+    if isinstance(resolved.get("targets"), list):
+        resolved["targets"] = tuple(lookup(t) for t in resolved["targets"])
+    return resolved
