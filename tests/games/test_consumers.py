@@ -180,7 +180,7 @@ async def test_a_push_is_sent_only_after_commit(game: Game, passwords: dict[str,
         try:
             with transaction.atomic():
                 services.events_append(
-                    game=services._lock(game),
+                    game=services.game_lock(game),
                     events=[GameEvent("note", PUBLIC, {"text": "不该出现"})],
                     now=timezone.now(),
                 )

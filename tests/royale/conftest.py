@@ -52,12 +52,11 @@ class Player:
         self.id = Character.objects.get(game=game, name=name).pk
 
     def act(self, kind: str, *, key: str | None = None, **fields: Any) -> Any:
-        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
         return self.client.post(
             f"/api/royale/games/{self.game.pk}/actions",
             {"kind": kind, **fields},
             content_type="application/json",
-            **headers,
+            headers={"Idempotency-Key": key} if key else None,
         )
 
     def me(self) -> dict[str, Any]:
