@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -28,6 +29,8 @@ from games.models import (
     TransitionRecord,
 )
 from games.registry import kind_get
+
+logger = logging.getLogger(__name__)
 
 
 def game_lock(game: Game | int) -> Game:
@@ -273,18 +276,22 @@ def game_pause(*, game: Game, director: User, paused: bool, reason: str) -> None
         )
 
 
+def game_mark_finished(*, game: Game) -> GameEvent:
+    """For a locked game whose rules just ended it: finish it, reveal the seed; the caller
+    appends the returned event with its own."""
+    game.status = GameStatus.FINISHED
+    game.seed_revealed = True
+    game.save(update_fields=["status", "seed_revealed"])
+    return GameEvent("game_finished", PUBLIC, {"seed": game.seed, "seed_hash": game.seed_hash})
+
+
 def game_finish(*, game: Game, director: User | None, reason: str = "") -> None:
     """End the game and reveal its seed, so anyone can re-derive every roll."""
     with transaction.atomic():
         locked = game_lock(game)
         if locked.status not in {GameStatus.TEST, GameStatus.RUNNING}:
             raise GameNotLive()
-        locked.status = GameStatus.FINISHED
-        locked.seed_revealed = True
-        locked.save(update_fields=["status", "seed_revealed"])
-        event = GameEvent(
-            "game_finished", PUBLIC, {"seed": locked.seed, "seed_hash": locked.seed_hash}
-        )
+        event = game_mark_finished(game=locked)
         events_append(
             game=locked, events=[event], now=timezone.now(), director=director, reason=reason
         )
@@ -331,6 +338,10 @@ def _transition_apply(
     return True
 
 
+# Transitions one tick may run per game after an outage; the rest follow on the next tick.
+_CATCH_UP_LIMIT = 50
+
+
 def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
     """Run every due transition of every live game, each exactly once.
 
@@ -342,6 +353,19 @@ def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
         status__in=[GameStatus.TEST, GameStatus.RUNNING], start_date__isnull=False
     ).values_list("pk", flat=True)
     for game_id in game_ids:
+        try:
+            done.extend(_game_transitions_run(game_id=game_id, now=now))
+        except Exception:
+            # One game's failure (rolled back whole) must not hold up every other game.
+            logger.exception("transition of game %s failed; it stays as it was", game_id)
+    return done
+
+
+def _game_transitions_run(*, game_id: int, now: datetime) -> list[tuple[int, int, str]]:
+    """Catch one game up, one transition per transaction: a transition that fails leaves the
+    game exactly as the previous one left it."""
+    done: list[tuple[int, int, str]] = []
+    for _ in range(_CATCH_UP_LIMIT):
         with transaction.atomic():
             game = (
                 Game.objects.select_for_update(skip_locked=True)
@@ -349,12 +373,13 @@ def transitions_run_due(*, now: datetime) -> list[tuple[int, int, str]]:
                 .first()
             )
             if game is None:
-                continue
-            steps = tt.due_transitions(game.timetable(), day=game.day, phase=game.phase, now=now)
-            for step in steps:
-                if not _transition_apply(game=game, step=step, now=now):
-                    break
-                done.append((game.pk, step.day, step.kind))
+                return done
+            steps = tt.due_transitions(
+                game.timetable(), day=game.day, phase=game.phase, now=now, limit=1
+            )
+            if not steps or not _transition_apply(game=game, step=steps[0], now=now):
+                return done
+            done.append((game.pk, steps[0].day, steps[0].kind))
     return done
 
 

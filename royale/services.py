@@ -17,12 +17,19 @@ from django.utils import timezone
 
 from games import live
 from games.engine import dice
-from games.engine.events import DIRECTORS, GameEvent
+from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused
-from games.models import Character, CharacterStatus, Game
-from games.services import events_append, game_lock
+from games.models import (
+    Announcement,
+    AnnouncementStatus,
+    Character,
+    CharacterStatus,
+    Event,
+    Game,
+)
+from games.services import events_append, game_lock, game_mark_finished
 from royale import engine
-from royale.engine.state import GameState
+from royale.engine.state import OVER, GameState
 from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
@@ -81,6 +88,8 @@ def _run(
     royale.save(update_fields=["state"])
     _sync_characters(game, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
+    if after.phase == OVER and before.phase != OVER:
+        return after, [log, *events, game_mark_finished(game=game)]
     return after, [log, *events]
 
 
@@ -124,7 +133,47 @@ def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
         # the core's phase event takes the next number; the engine's dice derive from it
         rng_seq=game.seq + 1,
     )
+    reports = [e for e in events if e.kind == "morning_report"]
+    if reports:
+        events.extend(_morning_announcement(game, royale, reports[0]))
     return events
+
+
+def _morning_announcement(game: Game, royale: RoyaleGame, report: GameEvent) -> list[GameEvent]:
+    """Draft the day's 公示 from the morning report; publish it at once if the game says so.
+
+    Runs inside the transition's transaction (the game is locked by the caller), so it returns
+    the announcement's event instead of appending it through another service.
+    """
+    data = report.payload
+    deaths = "、".join(f"{d['name']}（{d['cause']}）" for d in data["deaths"])
+    vanishing = "、".join(data["vanishing"])
+    body = "\n".join(
+        [
+            f"昨夜出局：{deaths}。" if deaths else "昨夜无人出局。",
+            f"今晚消失的场所：{vanishing}。" if vanishing else "今晚没有场所消失。",
+            f"天气：{data['weather']}",
+        ]
+    )
+    now = timezone.now()
+    announcement = Announcement.objects.create(
+        game=game,
+        day=data["day"],
+        title=f"第 {data['day']} 天 晨报",
+        body=body,
+        by_site=True,
+        status=AnnouncementStatus.PUBLISHED if royale.auto_publish else AnnouncementStatus.DRAFT,
+        published_at=now if royale.auto_publish else None,
+    )
+    if not royale.auto_publish:
+        return []
+    payload = {
+        "id": announcement.pk,
+        "day": announcement.day,
+        "title": announcement.title,
+        "body": body,
+    }
+    return [GameEvent("announcement", PUBLIC, payload)]
 
 
 def action_submit(
@@ -205,3 +254,50 @@ def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(resolved.get("targets"), list):
         resolved["targets"] = tuple(lookup(t) for t in resolved["targets"])
     return resolved
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+Payload = Mapping[str, Any]
+Replayer = Callable[[GameState | None, Payload, Any, str], GameState]
+
+
+def _replay_setup(
+    state: GameState | None, p: Mapping[str, Any], rng: Any, ruleset: str
+) -> GameState:
+    cast = [(int(cid), str(name)) for cid, name in p["characters"]]
+    return engine.new_game(ruleset, cast, rng, placement=p.get("placement") or None)[0]
+
+
+def _replay_action(
+    state: GameState | None, p: Mapping[str, Any], rng: Any, ruleset: str
+) -> GameState:
+    assert state is not None  # noqa: S101  (a log always starts with its setup step)
+    return engine.apply_action(state, engine.action_from_json(p["action"]), rng, p["now"])[0]
+
+
+def _replay_transition(kind: str) -> Replayer:
+    def replay(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
+        assert state is not None  # noqa: S101  (a log always starts with its setup step)
+        return TRANSITIONS[kind](state, rng)[0]
+
+    return replay
+
+
+# How each logged ``engine_step`` op is re-run; interventions register theirs here too.
+REPLAYERS: dict[str, Replayer] = {
+    "setup": _replay_setup,
+    "action": _replay_action,
+    **{kind: _replay_transition(kind) for kind in TRANSITIONS},
+}
+
+
+def royale_replay(*, game: Game) -> GameState | None:
+    """Rebuild the state from the seed and the log's engine steps alone."""
+    state: GameState | None = None
+    steps = Event.objects.filter(game=game, kind="engine_step").order_by("seq")
+    for event in steps.values_list("payload", flat=True).iterator():
+        op = event["op"]
+        rng = dice.rng(game.seed, int(event["rng_seq"]), op)
+        state = REPLAYERS[op](state, event, rng, game.ruleset)
+    return state

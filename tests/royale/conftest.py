@@ -78,3 +78,66 @@ def players(game: Game) -> dict[str, Player]:
 
 def now() -> dt.datetime:
     return timezone.now()
+
+
+EMPTY = {
+    selector: 0
+    for selector in (
+        "weapon:green", "armor:green", "recon:GPS", "recon:望远镜", "upgrader:卷轴",
+        "upgrader:书籍", "trap:炸弹", "tool:电话", "supply:[MP20]雪茄", "supply:[MP50]咖啡",
+        "supply:[MP100]兴奋剂", "supply:[HP10]草药", "supply:[HP30]精油",
+        "supply:[HP60]甘草糖", "supply:[HP100]蜂王浆",
+    )
+}  # fmt: skip
+
+
+def empty_royale_game(number: str, names: tuple[str, ...]) -> Game:
+    """A [256] game with nothing lying anywhere, so a search can only find characters."""
+    game = game_services.game_create(
+        kind="royale",
+        ruleset="islington_256",
+        number=number,
+        title="伊斯灵顿不眠夜",
+        start_date=START,
+        status="running",
+    )
+    Character.objects.bulk_create(Character(game=game, name=n) for n in names)
+    services.royale_setup(game=game, placement=EMPTY)
+    return game
+
+
+def give(game: Game, name: str, selector: str) -> int:
+    """Arrange a test: hand a character an item through the engine's own grant (logged)."""
+    from games.engine import dice
+    from royale import engine
+    from royale.engine.state import GameState
+    from royale.models import RoyaleGame
+
+    royale = RoyaleGame.objects.get(pk=game.pk)
+    state = GameState.from_json(royale.state)
+    cid = Character.objects.get(game=game, name=name).pk
+    state, _ = engine.grant_item(state, cid, selector, dice.rng(game.seed, 0, "test"), "test")
+    royale.state = state.to_json()
+    royale.save()
+    return state.characters[cid].pack[-1]
+
+
+def aim(game: Game, attacker: str, target: str) -> str:
+    """Arrange a test: the attacker's last search found the target (at the attacker's place).
+
+    Searches draw at random among everyone present; a test that needs forty attackers to have
+    found the same target sets that outcome in the state instead of searching for it.
+    """
+    from royale.engine.state import Found, GameState
+    from royale.models import RoyaleGame
+
+    royale = RoyaleGame.objects.get(pk=game.pk)
+    state = GameState.from_json(royale.state)
+    ids = dict(Character.objects.filter(game=game).values_list("name", "pk"))
+    me = state.characters[ids[attacker]]
+    handle = f"{ids[attacker]:06x}{ids[target]:06x}"
+    assert me.place is not None
+    me.found = Found("character", me.place, ids[target], handle)
+    royale.state = state.to_json()
+    royale.save()
+    return handle
