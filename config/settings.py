@@ -142,8 +142,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "5"))
+BOTS_SECONDS = float(os.environ.get("BOTS_SECONDS", "8"))
 CELERY_BEAT_SCHEDULE = {
     "games-tick": {"task": "games.tasks.tick", "schedule": TICK_SECONDS},
+    # Only games with bot characters (the demo) are touched.
+    "royale-bots": {"task": "royale.tasks.bots_act", "schedule": BOTS_SECONDS},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -130,6 +130,8 @@ class Character(models.Model):
     elimination_order = models.PositiveIntegerField(_("出局顺序"), null=True, blank=True)
     eliminated_day = models.PositiveIntegerField(_("出局日"), null=True, blank=True)
     idle = models.BooleanField(_("挂机"), default=False)
+    # Played by the site itself (the demo, load tests), never by a person.
+    bot = models.BooleanField(_("机器人"), default=False)
     # Keyed digests only (HMAC with PASSWORD_DIGEST_KEY); unique so a login is one index lookup.
     # NULL, not "", for "none": many characters may lack one, and "" would break uniqueness.
     password_digest = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
