@@ -38,7 +38,10 @@ def main() -> int:
         if redis is not None:
             redis.stop()
 
-    signal.signal(signal.SIGTERM, lambda s, f: (_ for _ in ()).throw(KeyboardInterrupt()))
+    # Ctrl-C and SIGTERM both end in the same clean stop, even when started in the background
+    # (where a shell leaves SIGINT ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         _manage("migrate", "--noinput", "-v", "0")
         _manage("demo_load", "--host", f"127.0.0.1:{port}")
