@@ -1,0 +1,431 @@
+"""The player portal: the night page, the day page, the map, and what they must never show."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games import services as game_services
+from games.models import Announcement, AnnouncementStatus, Character, CharacterStatus, Game
+from royale.engine.ruleset import get_ruleset
+from royale.engine.state import GameState
+from royale.models import RoyaleGame
+from tests.royale.conftest import bj, night_one, players, royale_game
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Client, game: Game, **params: str) -> str:
+    response = client.get(f"/play/{game.number}/me/", params)
+    assert response.status_code == 200, response.content[:500]
+    return response.content.decode()
+
+
+def state_of(game: Game) -> GameState:
+    return GameState.from_json(RoyaleGame.objects.get(pk=game.pk).state)
+
+
+def visible_text(markup: str) -> str:
+    """The page without its tags: what the player reads."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def first_item(game: Game, place: str, category: str) -> int:
+    state = state_of(game)
+    rs = get_ruleset(state.ruleset)
+    for iid in state.places[place].items:
+        if rs.kinds[state.items[iid].kind].category == category:
+            return iid
+    raise AssertionError(f"no {category} at {place}")
+
+
+def search_until(player: Any, traveller: Any, found: str, tries: int = 30) -> dict[str, Any]:
+    for _ in range(tries):
+        response = player.act("search")
+        assert response.status_code == 200, response.content
+        me = response.json()["me"]
+        if me["found"] and me["found"]["kind"] == found:
+            return dict(me)
+        traveller.shift(31)
+    raise AssertionError(f"search never found {found}")
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def test_redirects_to_login_when_not_logged_in() -> None:
+    game = royale_game("256", ("甲", "乙"))
+    response = Client().get(f"/play/{game.number}/me/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/play/{game.number}/"
+
+
+def test_state_fragment_also_needs_login() -> None:
+    game = royale_game("256", ("甲", "乙"))
+    response = Client().get(f"/play/{game.number}/me/", {"part": "state"})
+    assert response.status_code == 302
+
+
+# --- the night page -------------------------------------------------------------------------
+
+
+def test_night_page_before_spawning(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    body = page(a.client, game)
+    text = visible_text(body)
+    assert "甲" in text
+    assert "生命 100 / 100" in " ".join(text.split())
+    assert "体力 100 / 100" in " ".join(text.split())
+    assert "未出生" in text
+    assert 'data-kind="spawn"' in body  # the spawn form is offered
+    assert "请先出生" in text  # every other action says why it is disabled
+    # the map: every place is a tile, the safe zone marked
+    rs = get_ruleset("islington_256")
+    tiles = re.findall(r'<li class="tile[^"]*"\s+data-place="([^"]+)"', body)
+    assert tiles == list(rs.places)
+    assert re.search(r'class="tile open safe"\s+data-place="教堂"', body)
+    # the countdown is to the end of the window (21:25 北京时间)
+    assert "距行动截止" in text
+    assert "2026-11-01T13:25:00" in body or "2026-11-01T21:25:00+08:00" in body
+    # the live client and its stylesheet
+    assert "js/royale.js" in body
+    assert "css/royale.css" in body
+    assert 'id="royale-config"' in body
+
+
+def test_night_page_shows_numbers_items_and_own_place(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    # hand 甲 a weapon and a supply straight into the state: the page must list them with stats
+    state = state_of(game)
+    rs = get_ruleset(state.ruleset)
+    weapon = first_item(game, next(p for p in rs.places if _has(game, p, "weapon")), "weapon")
+    supply_place = next(p for p in rs.places if _has(game, p, "supply"))
+    supply = first_item(game, supply_place, "supply")
+    _give(game, a.id, hands=[weapon], pack=[supply])
+    assert a.act("move", place="广场").status_code == 200
+    body = page(a.client, game)
+    text = " ".join(visible_text(body).split())
+    weapon_kind = rs.kinds[state.items[weapon].kind]
+    supply_kind = rs.kinds[state.items[supply].kind]
+    assert weapon_kind.name in text
+    assert f"伤害 {weapon_kind.damage}" in text
+    assert "不限次数" in text
+    assert supply_kind.name in text
+    assert "体力 95 / 100" in text
+    assert "位置 ： 广场" in text or "位置：广场" in text.replace(" ", "")
+    assert re.search(r'class="tile open mine"\s+data-place="广场"', body)
+    assert "行动模式" in text
+    # buttons carry their costs; the search has no cooldown yet
+    search = r'data-kind="search">\s*<button type="submit" class="big" data-cooldown="0"'
+    assert re.search(search, body)
+    assert "5 体力" in text
+    # the spawn form is gone once spawned
+    assert 'data-kind="spawn"' not in body
+
+
+def test_search_cooldown_and_found_item(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    search_until(a, at_night_one, "item")
+    body = page(a.client, game)
+    text = visible_text(body)
+    assert "发现道具" in text
+    assert re.search(r'data-cooldown="(\d+)"', body)
+    left = int(re.search(r'data-cooldown="(\d+)"', body).group(1))  # type: ignore[union-attr]
+    assert 0 < left <= 30
+    assert "搜索冷却" in text
+    # pick-up is enabled, attack is not (the search found no character)
+    pick = re.search(r'data-kind="pick_up">\s*<button[^>]*>', body)
+    assert pick is not None
+    assert "disabled" not in pick.group(0)
+    attack = re.search(r'data-kind="attack">\s*<button[^>]*>', body)
+    assert attack is not None
+    assert "disabled" in attack.group(0)
+    assert "需先搜索到角色" in text
+
+
+def test_resting_disables_actions_with_reason(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    assert a.act("rest").status_code == 200
+    body = page(a.client, game)
+    text = visible_text(body)
+    assert "静养中" in text
+    assert "已选择静养" in text
+    search = re.search(r'data-kind="search">\s*<button[^>]*>', body)
+    assert search is not None
+    assert "disabled" in search.group(0)
+    # the one free move of a rest is still offered, at no cost
+    move = re.search(r'data-kind="move">.*?<button[^>]*>', body, re.S)
+    assert move is not None
+    assert "disabled" not in move.group(0)
+
+
+def test_outside_the_window_every_action_says_so() -> None:
+    game = royale_game("256", ("甲", "乙"))
+    with time_machine.travel(bj(1, 12, 0), tick=False):
+        game_services.transitions_run_due(now=bj(1, 12, 0))
+        a = players(game)["甲"]
+        body = page(a.client, game, view="night")
+    text = visible_text(body)
+    assert "不在夜间行动时间" in text
+    assert 'data-kind="spawn"' not in body or "disabled" in body
+    assert "距关门" in text
+
+
+def test_not_enough_mp_is_the_reason(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    _set_mp(game, a.id, 3)
+    body = page(a.client, game)
+    assert "体力不足（需 5，现有 3）" in visible_text(body)
+
+
+def test_dead_character_sees_that_it_is_out(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    _set_mp(game, a.id, 100, alive=False)
+    Character.objects.filter(pk=a.id).update(status=CharacterStatus.ELIMINATED, cause="攻击")
+    text = visible_text(page(a.client, game))
+    assert "你已出局" in text
+
+
+def test_state_fragment_is_the_state_region_only(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    fragment = page(a.client, game, part="state")
+    assert "<html" not in fragment
+    assert "r-tiles" in fragment
+    assert 'id="r-whisper-state"' in fragment
+
+
+# --- hidden information ---------------------------------------------------------------------
+
+
+def test_page_of_a_shows_nothing_of_b(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙", "丙"))
+    night_one(game)
+    cast = players(game)
+    a, b = cast["甲"], cast["乙"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    assert b.act("spawn", place="灯塔").status_code == 200
+    # B holds two items with distinctive names and loses HP
+    weapon_place = next(p for p in get_ruleset("islington_256").places if _has(game, p, "weapon"))
+    weapon = first_item(game, weapon_place, "weapon")
+    armor_place = next(p for p in get_ruleset("islington_256").places if _has(game, p, "armor"))
+    armor = first_item(game, armor_place, "armor")
+    _give(game, b.id, hands=[weapon], pack=[armor])
+    _set_mp(game, b.id, 77, hp=63)
+    state = state_of(game)
+    rs = get_ruleset(state.ruleset)
+    b_items = [rs.kinds[state.items[i].kind].name for i in (weapon, armor)]
+
+    for view in ("night", "day"):
+        for part in ("", "state"):
+            params = {"view": view, **({"part": part} if part else {})}
+            body = page(a.client, game, **params)
+            text = visible_text(body)
+            for name in b_items:
+                assert name not in text, (view, part, name)
+            assert "灯塔" not in re.sub(r'data-place="灯塔"|>灯塔<|value="灯塔"', "", body), view
+            assert not re.search(r'class="tile[^"]*mine[^"]*"\s+data-place="灯塔"', body)
+            assert "63" not in text  # B's HP
+            assert "77" not in text  # B's MP
+    # the map marks only A's place
+    body = page(a.client, game)
+    assert re.findall(r'class="tile[^"]*\bmine\b[^"]*"\s+data-place="([^"]+)"', body) == ["监狱"]
+
+
+def test_a_search_that_finds_b_does_not_name_b(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"), ruleset="islington_256")
+    night_one(game)
+    cast = players(game)
+    a, b = cast["甲"], cast["乙"]
+    # an empty place of their own: clear the ground so the search can only find B
+    _clear_ground(game, "祭坛")
+    assert a.act("spawn", place="祭坛").status_code == 200
+    assert b.act("spawn", place="祭坛").status_code == 200
+    me = search_until(a, at_night_one, "character")
+    body = page(a.client, game)
+    text = visible_text(body)
+    assert "发现了一名未知角色" in text
+    # B's name appears only in the whisper/telescope name list and the id→name map, never
+    # next to the search result
+    found = re.search(r'<div class="r-found">.*?</div>', body, re.S)
+    assert found is not None
+    assert "乙" not in found.group(0)
+    assert str(b.id) not in found.group(0)
+    assert me["found"]["handle"]  # the attack form carries the random handle only
+    attack = re.search(r'data-kind="attack">.*?</form>', body, re.S)
+    assert attack is not None
+    assert "乙" not in attack.group(0)
+
+
+def test_deaths_of_tonight_are_not_shown_before_the_morning(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙", "丙"))
+    night_one(game)
+    cast = players(game)
+    a = cast["甲"]
+    Character.objects.filter(game=game, name="乙").update(
+        status=CharacterStatus.ELIMINATED, cause="攻击", eliminated_day=1, elimination_order=1
+    )
+    for view in ("night", "day"):
+        body = page(a.client, game, view=view)
+        # 乙 appears nowhere but in the name lists (whisper targets, the id→name map)
+        rest = re.sub(r"<datalist.*?</datalist>|<script.*?</script>", "", body, flags=re.S)
+        assert "乙" not in rest, view
+        # 乙 is still offered as a whisper target: refusing would reveal the death
+        datalist = re.search(r'<datalist id="r-names">(.*?)</datalist>', body, re.S)
+        assert datalist is not None
+        assert 'value="乙"' in datalist.group(1)
+    assert "尚无角色出局" in visible_text(page(a.client, game, view="day"))
+
+
+# --- the day page ---------------------------------------------------------------------------
+
+
+def test_day_page_lists_announcements_deaths_and_vanishing_places() -> None:
+    game = royale_game("256", ("甲", "乙", "丙"))
+    with time_machine.travel(bj(2, 12, 0), tick=False):
+        # night 1 passes, day 2 opens: tonight's five places are drawn
+        game_services.transitions_run_due(now=bj(2, 12, 0))
+        cast = players(game)
+        a = cast["甲"]
+        Character.objects.filter(game=game, name="乙").update(
+            status=CharacterStatus.ELIMINATED, cause="缩圈", eliminated_day=1, elimination_order=1
+        )
+        Announcement.objects.create(
+            game=game, day=2, title="第二天公示", body="昨夜平安。", status=AnnouncementStatus.DRAFT
+        )
+        published = Announcement.objects.create(
+            game=game, day=2, title="晨报", body="乙 出局（缩圈）", status=AnnouncementStatus.DRAFT
+        )
+        game_services.announcement_publish(announcement=published, director=None)
+        body = page(a.client, game)
+    text = visible_text(body)
+    assert 'href="?view=day" class="current"' in body  # by day the day page is the default
+    assert "晨报" in text
+    assert "第二天公示" not in text  # drafts stay hidden
+    deaths = re.search(r'class="r-deaths".*?</table>', body, re.S)
+    assert deaths is not None
+    assert "乙" in deaths.group(0)
+    assert "缩圈" in deaths.group(0)
+    vanishing = list(state_of(game).shrink_tonight)
+    assert len(vanishing) == 5
+    for name in vanishing:
+        assert name in text
+        assert re.search(rf'class="tile vanishing[^"]*"\s+data-place="{name}"', body)
+
+
+def test_night_page_reachable_by_day_and_day_page_by_night(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert 'href="?view=night" class="current"' in page(a.client, game)
+    body = page(a.client, game, view="day")
+    assert 'href="?view=day" class="current"' in body
+    assert "出局名单" in visible_text(body)
+
+
+# --- player text ----------------------------------------------------------------------------
+
+
+def test_whisper_html_is_escaped_in_every_rendering(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    cast = players(game)
+    a, b = cast["甲"], cast["乙"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    assert b.act("spawn", place="监狱").status_code == 200
+    evil = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    sent = a.act("whisper", target="乙", text=evil)
+    assert sent.status_code == 200, sent.content
+    for player in (a, b):
+        body = page(player.client, game)
+        assert "<script>alert(1)" not in body
+        assert "<img src=x" not in body
+        frames = player.client.get(f"/api/games/{game.pk}/events").json()["events"]
+        texts = [f["payload"].get("text") for f in frames if f["kind"].startswith("whisper")]
+        assert evil in texts  # stored raw, delivered as JSON data; the client uses textContent
+    script = Path("static/js/royale.js").read_text(encoding="utf-8")
+    assert ".innerHTML = html" in script  # only the server-rendered state region
+    assert script.count("innerHTML") == 1
+
+
+def test_character_names_with_markup_are_escaped(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "<b>乙</b>"))
+    night_one(game)
+    a = players(game)["甲"]
+    body = page(a.client, game)
+    assert "<b>乙</b>" not in body
+    assert "&lt;b&gt;乙&lt;/b&gt;" in body or "\\u003Cb\\u003E" in body
+
+
+# --- helpers that reach into the stored state (test set-up only) ----------------------------
+
+
+def _has(game: Game, place: str, category: str) -> bool:
+    state = state_of(game)
+    rs = get_ruleset(state.ruleset)
+    kinds = (rs.kinds[state.items[i].kind] for i in state.places[place].items)
+    return any(k.category == category for k in kinds)
+
+
+def _edit(game: Game, edit: Any) -> None:
+    royale = RoyaleGame.objects.get(pk=game.pk)
+    state = GameState.from_json(royale.state)
+    edit(state)
+    royale.state = state.to_json()
+    royale.save(update_fields=["state"])
+
+
+def _give(game: Game, cid: int, *, hands: list[int], pack: list[int]) -> None:
+    def edit(state: GameState) -> None:
+        for iid in hands + pack:
+            for p in state.places.values():
+                if iid in p.items:
+                    p.items.remove(iid)
+        c = state.characters[cid]
+        c.hands.extend(hands)
+        c.pack.extend(pack)
+
+    _edit(game, edit)
+
+
+def _set_mp(game: Game, cid: int, mp: int, *, hp: int | None = None, alive: bool = True) -> None:
+    def edit(state: GameState) -> None:
+        c = state.characters[cid]
+        c.mp = mp
+        if hp is not None:
+            c.hp = hp
+        if not alive:
+            c.alive = False
+            c.hp = 0
+
+    _edit(game, edit)
+
+
+def _clear_ground(game: Game, place: str) -> None:
+    def edit(state: GameState) -> None:
+        state.places[place].items.clear()
+
+    _edit(game, edit)
