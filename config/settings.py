@@ -92,7 +92,12 @@ def _database(url: str | None) -> dict[str, object]:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
-            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / "test.sqlite3"))},
+            # One file per test process, so parallel runs on one checkout never share it.
+            "TEST": {
+                "NAME": os.environ.get(
+                    "SQLITE_TEST_PATH", str(BASE_DIR / f".test-{os.getpid()}.sqlite3")
+                )
+            },
         }
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:

@@ -129,6 +129,9 @@ class Character(models.Model):
     cause = models.CharField(_("死因"), max_length=32, blank=True)
     elimination_order = models.PositiveIntegerField(_("出局顺序"), null=True, blank=True)
     eliminated_day = models.PositiveIntegerField(_("出局日"), null=True, blank=True)
+    # Whether the elimination has been announced: a night's deaths stay hidden from the public
+    # (and from other players) until the morning report, while ``status`` is the truth at once.
+    death_public = models.BooleanField(_("出局已公示"), default=False)
     idle = models.BooleanField(_("挂机"), default=False)
     # Played by the site itself (the demo, load tests), never by a person.
     bot = models.BooleanField(_("机器人"), default=False)

@@ -99,6 +99,13 @@ def stream_heads(*, viewer: Viewer) -> dict[str, int]:
     return {"all": viewer.game.seq}
 
 
+def deaths_public(*, game: Game) -> QuerySet[Character]:
+    """Eliminations as the public knows them: announced ones only, in order."""
+    return game.characters.filter(status="eliminated", death_public=True).order_by(
+        "eliminated_day", "elimination_order", "id"
+    )
+
+
 def announcements_published(*, game: Game) -> QuerySet[Announcement]:
     return game.announcements.filter(status=AnnouncementStatus.PUBLISHED).order_by("-day", "-id")
 

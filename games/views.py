@@ -46,6 +46,7 @@ def game_public(request: HttpRequest, number: str) -> HttpResponse:
         "game": game,
         "announcements": selectors.announcements_published(game=game),
         "characters": game.characters.order_by("id"),
+        "dead": set(selectors.deaths_public(game=game).values_list("pk", flat=True)),
     }
     return render(request, "games/public.html", context)
 

@@ -29,7 +29,7 @@ from games.models import (
 )
 from games.services import events_append, game_lock, game_mark_finished
 from royale import engine
-from royale.engine.state import OVER, GameState
+from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
 from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
@@ -51,8 +51,13 @@ def _now_seconds(now: datetime) -> float:
     return now.timestamp()
 
 
-def _sync_characters(game: Game, before: GameState, after: GameState) -> None:
-    """Mirror the engine's deaths onto the shared Character rows (status, cause, order)."""
+# Deaths the posts announce the moment they happen; every other death waits for the morning.
+ANNOUNCED_AT_ONCE = frozenset({CAUSE_RED_CARD})
+
+
+def _sync_characters(game: Game, op: str, before: GameState, after: GameState) -> None:
+    """Mirror the engine's deaths onto the shared Character rows (status, cause, order), and
+    make them public when the rules announce them: the morning report, or the game's end."""
     known = {d.character for d in before.deaths}
     fresh = [d for d in after.deaths if d.character not in known]
     for order, death in enumerate(after.deaths, start=1):
@@ -62,7 +67,12 @@ def _sync_characters(game: Game, before: GameState, after: GameState) -> None:
                 cause=death.cause,
                 elimination_order=order,
                 eliminated_day=death.day,
+                death_public=death.cause in ANNOUNCED_AT_ONCE,
             )
+    if op == "day_open" or after.phase == OVER:
+        Character.objects.filter(
+            game=game, status=CharacterStatus.ELIMINATED, death_public=False
+        ).update(death_public=True)
     revived = [
         c.id for c in after.characters.values() if c.alive and not before.characters[c.id].alive
     ]
@@ -86,7 +96,7 @@ def _run(
     after, events = step(before, dice.rng(game.seed, rng_seq, op))
     royale.state = after.to_json()
     royale.save(update_fields=["state"])
-    _sync_characters(game, before, after)
+    _sync_characters(game, op, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
     if after.phase == OVER and before.phase != OVER:
         return after, [log, *events, game_mark_finished(game=game)]
@@ -301,3 +311,200 @@ def royale_replay(*, game: Game) -> GameState | None:
         rng = dice.rng(game.seed, int(event["rng_seq"]), op)
         state = REPLAYERS[op](state, event, rng, game.ruleset)
     return state
+
+
+# --- director interventions -----------------------------------------------------------------
+# Each intervention is one engine step (royale.engine.director) run through ``_run``: logged as
+# an ``engine_step`` whose payload is exactly what the engine function needs, so the same call
+# runs live and on replay. Every event it appends carries the director and the reason.
+
+from collections.abc import Sequence  # noqa: E402  (this section is appended to the module)
+from datetime import timedelta  # noqa: E402
+
+from django.contrib.auth.models import User  # noqa: E402
+
+from games.engine.errors import InvalidInput, WrongPhase  # noqa: E402
+from games.errors import NoStartDate  # noqa: E402
+from games.models import TimetableOverride  # noqa: E402
+from royale.engine import director as director_engine  # noqa: E402
+
+Intervention = Callable[[GameState, Payload, Any], tuple[GameState, list[Any]]]
+
+# The engine call of each op, from its logged payload.
+INTERVENTIONS: dict[str, Intervention] = {
+    "adjust": lambda s, p, rng: director_engine.adjust(
+        s, int(p["character"]), rng, hp=int(p["hp"]), mp=int(p["mp"]), bleeding=p["bleeding"]
+    ),
+    "relocate": lambda s, p, rng: director_engine.relocate(
+        s, int(p["character"]), str(p["place"]), rng
+    ),
+    "give": lambda s, p, rng: director_engine.give(s, int(p["character"]), str(p["kind"]), rng),
+    "take": lambda s, p, rng: director_engine.take(s, int(p["item"]), rng),
+    "airdrop": lambda s, p, rng: director_engine.drop_supplies(
+        s, [str(x) for x in p["selectors"]], rng
+    ),
+}
+
+
+def _replay_intervention(op: str) -> Replayer:
+    def replay(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
+        assert state is not None  # noqa: S101  (a log always starts with its setup step)
+        return INTERVENTIONS[op](state, p, rng)[0]
+
+    return replay
+
+
+REPLAYERS.update({op: _replay_intervention(op) for op in INTERVENTIONS})
+
+
+def _reason_required(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    return reason
+
+
+def royale_intervene(
+    *, game: Game, director: User, op: str, args: Mapping[str, Any], reason: str
+) -> GameState:
+    """Run one intervention now, under the game lock; refused (nothing written) without a reason,
+    on a game that is not live, or when the engine refuses. Allowed while paused: pausing is how
+    a director stops the game to fix it."""
+    reason = _reason_required(reason)
+    if op not in INTERVENTIONS:
+        raise InvalidInput(op=op)
+    payload = dict(args)
+    with transaction.atomic():
+        locked = game_lock(game)
+        if not locked.is_live:
+            raise GameNotLive()
+        royale = RoyaleGame.objects.filter(pk=locked.pk).first()
+        if royale is None:
+            raise NotSetUp()
+        after, events = _run(
+            game=locked,
+            royale=royale,
+            op=op,
+            step=lambda state, rng: INTERVENTIONS[op](state, payload, rng),
+            payload=payload,
+            rng_seq=locked.seq + 1,
+        )
+        events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )
+    return after
+
+
+def royale_adjust(
+    *,
+    game: Game,
+    director: User,
+    character: int,
+    reason: str,
+    hp: int = 0,
+    mp: int = 0,
+    bleeding: int | None = None,
+) -> GameState:
+    """Add to (or take from) a character's HP/MP, or set its bleeding."""
+    args = {"character": character, "hp": hp, "mp": mp, "bleeding": bleeding}
+    return royale_intervene(game=game, director=director, op="adjust", args=args, reason=reason)
+
+
+def royale_relocate(
+    *, game: Game, director: User, character: int, place: str, reason: str
+) -> GameState:
+    args = {"character": character, "place": place}
+    return royale_intervene(game=game, director=director, op="relocate", args=args, reason=reason)
+
+
+def royale_give(*, game: Game, director: User, character: int, kind: str, reason: str) -> GameState:
+    """A new item for a character: a kind key, or ``category:tier`` for an unused name."""
+    args = {"character": character, "kind": kind.strip()}
+    return royale_intervene(game=game, director=director, op="give", args=args, reason=reason)
+
+
+def royale_take(*, game: Game, director: User, item: int, reason: str) -> GameState:
+    return royale_intervene(
+        game=game, director=director, op="take", args={"item": item}, reason=reason
+    )
+
+
+def royale_airdrop(
+    *, game: Game, director: User, selectors: Sequence[str], reason: str
+) -> GameState:
+    args = {"selectors": [s.strip() for s in selectors if s.strip()]}
+    return royale_intervene(game=game, director=director, op="airdrop", args=args, reason=reason)
+
+
+# Longest single extension: a day; anything longer is a timetable change, not an extension.
+EXTEND_MAX_MINUTES = 24 * 60
+
+
+def window_extend(*, game: Game, director: User, minutes: int, reason: str) -> datetime:
+    """Move the end of tonight's action window later (a per-day timetable override).
+
+    The window concerned is the one open now, or the next one if it has not opened yet. The
+    night close keeps at least its usual distance after the window's end, so the scheduler
+    never sees a close before its end. Returns the new end.
+    """
+    reason = _reason_required(reason)
+    if not 1 <= minutes <= EXTEND_MAX_MINUTES:
+        raise InvalidInput(
+            f"延长时间须在 1 到 {EXTEND_MAX_MINUTES} 分钟之间。",
+            message_en=f"Extend by 1 to {EXTEND_MAX_MINUTES} minutes.",
+        )
+    with transaction.atomic():
+        locked = game_lock(game)
+        if not locked.is_live:
+            raise GameNotLive()
+        if locked.start_date is None:
+            raise NoStartDate()
+        if locked.phase == "late":
+            # the window has closed: reopening it would accept actions the close already saw
+            raise WrongPhase(phase=locked.phase, needed="night")
+        day = max(locked.day, 1) + (1 if locked.phase == "dawn" else 0)
+        timetable = locked.timetable()
+        end = timetable.due_at(day, "night_end")
+        close = timetable.due_at(day, "night_close")
+        new_end = end + timedelta(minutes=minutes)
+        new_close = max(close, new_end + (close - end))
+        TimetableOverride.objects.update_or_create(
+            game=locked, day=day, kind="night_end", defaults={"at": new_end}
+        )
+        if new_close != close:
+            TimetableOverride.objects.update_or_create(
+                game=locked, day=day, kind="night_close", defaults={"at": new_close}
+            )
+        facts = {"day": day, "minutes": minutes, "night_end": new_end.isoformat()}
+        events = [
+            GameEvent("window_extended", PUBLIC, facts),
+            GameEvent(
+                "window_extended",
+                DIRECTORS,
+                {
+                    **facts,
+                    "night_end_before": end.isoformat(),
+                    "night_close_before": close.isoformat(),
+                    "night_close": new_close.isoformat(),
+                },
+            ),
+        ]
+        events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )
+    return new_end
+
+
+def royale_auto_publish_set(*, game: Game, director: User, enabled: bool) -> None:
+    """Whether day open publishes the site's morning report at once (logged for the directors)."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        royale = RoyaleGame.objects.filter(pk=locked.pk).first()
+        if royale is None:
+            raise NotSetUp()
+        if royale.auto_publish == enabled:
+            return
+        royale.auto_publish = enabled
+        royale.save(update_fields=["auto_publish"])
+        event = GameEvent("setting_changed", DIRECTORS, {"auto_publish": enabled})
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
-from games.models import PHASE_LABELS, TRANSITION_LABELS, Character, CharacterStatus, Game
+from games.models import PHASE_LABELS, TRANSITION_LABELS, Character, Game
 from royale import selectors
 from royale.engine.ruleset import Ruleset, get_ruleset
 from royale.errors import NotSetUp
@@ -28,7 +28,6 @@ from royale.errors import NotSetUp
 VIEWS = ("night", "day")
 NIGHT_PHASES = ("night", "late")
 # Deaths the site announces at once, not in the next morning report.
-ANNOUNCED_AT_ONCE = ("红牌",)
 
 CATEGORY_LABELS = {
     "weapon": "武器",
@@ -50,24 +49,6 @@ def _ruleset(game: Game) -> Ruleset | None:
         return get_ruleset(game.ruleset)
     except (KeyError, LookupError, ValueError):
         return None
-
-
-def _announced_deaths(game: Game, day: int, over: bool) -> list[Character]:
-    """Deaths as the posts announce them: a night's deaths from the next morning on.
-
-    The shared rows are updated the moment a character dies; a death of tonight must not show
-    before the morning report (nor through the whisper list), so only earlier days are listed.
-    """
-    dead = game.characters.filter(status=CharacterStatus.ELIMINATED).order_by(
-        "eliminated_day", "elimination_order", "id"
-    )
-    if over:
-        return list(dead)
-    return [
-        c
-        for c in dead
-        if (c.eliminated_day is not None and c.eliminated_day < day) or c.cause in ANNOUNCED_AT_ONCE
-    ]
 
 
 def _countdown(game: Game) -> dict[str, Any] | None:
@@ -284,8 +265,7 @@ def _context(
     ]
     hands = [i for i in items if i["in_hand"]]
     upgradable = [i for i in items if i["category"] in ("weapon", "armor") and i["tier"]]
-    over = phase == "over" or not game.is_live
-    deaths = _announced_deaths(game, me["day"], over)
+    deaths = list(game_selectors.deaths_public(game=game))
     dead_ids = {c.pk for c in deaths}
     others = [
         c.name

@@ -141,3 +141,14 @@ def aim(game: Game, attacker: str, target: str) -> str:
     royale.state = state.to_json()
     royale.save()
     return handle
+
+
+def set_hp(game: Game, name: str, hp: int) -> None:
+    """Arrange a test: a character worn down to ``hp`` by earlier fights."""
+    from royale.models import RoyaleGame
+
+    royale = RoyaleGame.objects.get(pk=game.pk)
+    for c in royale.state["characters"]:
+        if c["name"] == name:
+            c["hp"] = hp
+    royale.save()

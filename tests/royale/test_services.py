@@ -22,6 +22,7 @@ from tests.royale.conftest import (
     night_one,
     players,
     royale_game,
+    set_hp,
 )
 
 pytestmark = pytest.mark.django_db
@@ -246,6 +247,25 @@ def test_replay_equals_the_stored_state_after_a_full_night(at_night_one: Any) ->
     )
     with pytest.raises(CommandError, match="difference"):
         call_command("replay_game", "256")
+
+
+def test_a_nights_death_is_public_only_from_the_morning_report(
+    at_night_one: Any, client: Any
+) -> None:
+    game = empty_royale_game("256", ("甲", "乙", "丙"))
+    night_one(game)
+    cast = players(game)
+    for name, place in (("甲", "监狱"), ("乙", "监狱"), ("丙", "医院")):
+        cast[name].act("spawn", place=place)
+    set_hp(game, "乙", 5)
+    killed = cast["甲"].act("attack", handle=aim(game, "甲", "乙")).json()
+    assert killed["events"][0]["payload"]["outcome"] == "killed"  # fists: 5
+
+    dead = Character.objects.get(game=game, name="乙")
+    assert (dead.status, dead.cause, dead.death_public) == ("eliminated", "攻击", False)
+    assert "攻击" not in client.get("/games/256/").content.decode()
+    game_services.transitions_run_due(now=bj(2, 0, 1))  # day 2 opens: the morning report
+    assert "出局 · 攻击" in client.get("/games/256/").content.decode()
 
 
 def test_the_last_survivor_ends_the_game_and_the_seed_is_revealed(at_night_one: Any) -> None:

@@ -311,7 +311,11 @@ def test_day_page_lists_announcements_deaths_and_vanishing_places() -> None:
         cast = players(game)
         a = cast["甲"]
         Character.objects.filter(game=game, name="乙").update(
-            status=CharacterStatus.ELIMINATED, cause="缩圈", eliminated_day=1, elimination_order=1
+            status=CharacterStatus.ELIMINATED,
+            cause="缩圈",
+            eliminated_day=1,
+            elimination_order=1,
+            death_public=True,  # announced by this morning's report
         )
         Announcement.objects.create(
             game=game, day=2, title="第二天公示", body="昨夜平安。", status=AnnouncementStatus.DRAFT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any
 
 from royale.engine import apply_action, day_open, get_ruleset, new_game, night_open
@@ -59,7 +60,7 @@ def put(state: GameState, place: str, kind: str) -> tuple[GameState, int]:
 
 
 def act(
-    state: GameState, action: Action, now: float = T0, seed: int = 0
+    state: GameState, action: Action, now: float | datetime = T0, seed: int = 0
 ) -> tuple[GameState, list[Any]]:
     return apply_action(state, action, rng(seed), now)
 
