@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -25,6 +26,7 @@ from games.models import (
     Substitute,
     TimetableOverride,
 )
+from games.registry import kind_get
 
 
 def _director(request: HttpRequest) -> User:
@@ -91,7 +93,16 @@ class DiceForm(forms.Form):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("forum_title", "kind", "ruleset", "status", "day", "phase", "next_due")
+    list_display = (
+        "forum_title",
+        "kind",
+        "ruleset",
+        "status",
+        "day",
+        "phase",
+        "next_due",
+        "control_room",
+    )
     list_filter = ("status", "kind")
     search_fields = ("number", "title")
     filter_horizontal = ("directors",)
@@ -142,6 +153,13 @@ class GameAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if not change and not request.user.is_superuser:
             obj.directors.add(_director(request))
+
+    @admin.display(description=_("控制室"))
+    def control_room(self, obj: Game) -> str:
+        name = kind_get(obj.kind).control_room
+        if name is None:
+            return "—"
+        return format_html('<a href="{}">{}</a>', reverse(name, args=[obj.pk]), _("进入控制室"))
 
     @admin.display(description=_("下一个时间点"))
     def next_due(self, obj: Game) -> Any:

@@ -29,6 +29,8 @@ class GameKind:
     rulesets: Mapping[str, str] = field(default_factory=dict)
     transitions: Mapping[str, TransitionHandler] = field(default_factory=dict)
     portal: PortalView | None = None
+    # The admin URL name (taking the game id) of the kind's live control room, if it has one.
+    control_room: str | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -33,6 +33,7 @@ ROYALE = register(
         label="大逃杀",
         rulesets={"islington_256": "[256] 伊斯灵顿不眠夜", "kimetsu_252": "[252] 鬼灭之刃"},
         portal=_portal,
+        control_room="admin:royale_control",
         transitions={
             kind: _handler(kind)
             for kind in ("day_open", "day_close", "night_open", "night_end", "night_close")

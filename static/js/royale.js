@@ -169,7 +169,10 @@
       case "item_granted": return "你获得了" + itemName(p.item) + "。";
       case "recovered":
         return (p.how === "rest" ? "静养恢复" : "白天恢复") + "：生命 " + p.hp + "，体力 " + p.mp + "。";
-      default: return "（" + frame.kind + "）";
+      case "window_extended":
+        return "导演延长了夜间行动时间" + (p.night_end ? "，截止 " + new Date(p.night_end).toLocaleTimeString() : "") + "。";
+      // Director interventions (director_adjusted, director_moved, director_took) carry text.
+      default: return p.text || "（" + frame.kind + "）";
     }
   }
 
