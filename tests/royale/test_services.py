@@ -263,6 +263,8 @@ def test_a_nights_death_is_public_only_from_the_morning_report(
 
     dead = Character.objects.get(game=game, name="乙")
     assert (dead.status, dead.cause, dead.death_public) == ("eliminated", "攻击", False)
+    refused = cast["乙"].act("move", place="医院")  # the dead never act
+    assert (refused.status_code, refused.json()["code"]) == (409, "actor_dead")
     assert "攻击" not in client.get("/games/256/").content.decode()
     game_services.transitions_run_due(now=bj(2, 0, 1))  # day 2 opens: the morning report
     assert "出局 · 攻击" in client.get("/games/256/").content.decode()
