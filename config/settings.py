@@ -109,7 +109,13 @@ def _database(url: str | None) -> dict[str, object]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "127.0.0.1",
         "PORT": str(parts.port or 5432),
-        "CONN_MAX_AGE": int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # A pool per process: under daphne every request runs in a thread of its own, and
+        # without a cap a busy night opens more connections than PostgreSQL allows.
+        "OPTIONS": (
+            {"pool": {"min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "20"))}}
+            if _env_bool("DB_POOL", True)
+            else {}
+        ),
         "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
     }
 
@@ -171,6 +177,8 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
 
+# Sessions read from Redis on every request, written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", False)

@@ -52,4 +52,5 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
 
     async def game_event(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=message["text"])
+        for text in message["texts"]:
+            await self.send(text_data=text)

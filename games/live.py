@@ -59,21 +59,22 @@ def frame_for_director(event: Event) -> dict[str, Any]:
     }
 
 
-def messages_for(events: Iterable[Event]) -> list[tuple[str, dict[str, Any]]]:
-    """(group, frame) pairs: each event to its audience, and every event to the directors."""
-    messages = []
+def messages_for(events: Iterable[Event]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(group, frames) pairs: each event to its audience, and every event to the directors;
+    one message per group, so an action's events cost one channel-layer send per group."""
+    by_group: dict[str, list[dict[str, Any]]] = {}
     for event in events:
         game_id = event.game_id
         if event.audience == Audience.PUBLIC:
-            messages.append((group_public(game_id), frame_for_player(event)))
+            by_group.setdefault(group_public(game_id), []).append(frame_for_player(event))
         elif event.audience == Audience.CHARACTER and event.audience_character_id is not None:
             group = group_character(game_id, event.audience_character_id)
-            messages.append((group, frame_for_player(event)))
-        messages.append((group_directors(game_id), frame_for_director(event)))
-    return messages
+            by_group.setdefault(group, []).append(frame_for_player(event))
+        by_group.setdefault(group_directors(game_id), []).append(frame_for_director(event))
+    return list(by_group.items())
 
 
-def push(messages: list[tuple[str, dict[str, Any]]]) -> None:
+def push(messages: list[tuple[str, list[dict[str, Any]]]]) -> None:
     """Send after commit. At most once: a lost frame is recovered from the log over HTTP."""
     layer = get_channel_layer()
     if layer is None:
@@ -82,8 +83,8 @@ def push(messages: list[tuple[str, dict[str, Any]]]) -> None:
     send(layer, messages)
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    for group, frame in messages:
+async def _send_all(layer: Any, messages: list[tuple[str, list[dict[str, Any]]]]) -> None:
+    for group, frames in messages:
         # Serialised once here rather than by each of the group's sockets.
-        text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
-        await layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "text": text})
+        texts = [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames]
+        await layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "texts": texts})

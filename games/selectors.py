@@ -40,8 +40,14 @@ def games_for_director(*, user: User) -> QuerySet[Game]:
     return Game.objects.filter(directors=user)
 
 
+def session_character_id(*, game_id: int, session: Any) -> int | None:
+    """The character this session logged in as in a game (unchecked: callers verify it)."""
+    character_id = (session.get(SESSION_KEY) or {}).get(str(game_id))
+    return None if character_id is None else int(character_id)
+
+
 def session_character(*, game: Game, session: Any) -> Character | None:
-    character_id = (session.get(SESSION_KEY) or {}).get(str(game.pk))
+    character_id = session_character_id(game_id=game.pk, session=session)
     if character_id is None:
         return None
     return Character.objects.filter(pk=character_id, game=game).first()

@@ -11,7 +11,7 @@ from ninja import Header, Router, Schema
 from games.api import ErrorOut
 from games.engine.errors import Forbidden, NotFound
 from games.models import Character, Game
-from games.selectors import game_by_id, session_character
+from games.selectors import game_by_id, session_character, session_character_id
 from royale import selectors as royale_selectors
 from royale import services
 
@@ -69,10 +69,18 @@ def act(
     body: ActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
-    game, character = _player(request, game_id)
+    # The session says who acts; the service checks it against the locked game's state, so the
+    # hot path makes no query of its own here.
+    character_id = session_character_id(game_id=game_id, session=request.session)
+    if character_id is None:
+        raise Forbidden()
     data = body.dict(exclude_none=True)
     return services.action_submit(
-        game=game, character=character, data=data, key=idempotency_key, now=timezone.now()
+        game_id=game_id,
+        character_id=character_id,
+        data=data,
+        key=idempotency_key,
+        now=timezone.now(),
     )
 
 

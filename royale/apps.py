@@ -11,3 +11,6 @@ class RoyaleConfig(AppConfig):
 
     def ready(self) -> None:
         from royale import kind  # noqa: F401  (registers the game kind)
+        from royale.engine import ruleset_keys
+
+        ruleset_keys()  # load the rulesets now, not on a request

@@ -157,7 +157,9 @@ def bots_act(*, now: datetime, per_bot: int = 1, brain: random.Random | None = N
                     continue
                 data = {k: v for k, v in action.to_json().items() if k != "actor"}
                 try:
-                    services.action_submit(game=game, character=bot, data=data, key=None, now=now)
+                    services.action_submit(
+                        game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
+                    )
                 except RuleError:
                     continue
                 applied += 1

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import live
 from games.engine import dice
+from games.engine.errors import Forbidden, NotFound
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused
 from games.models import (
@@ -188,8 +189,8 @@ def _morning_announcement(game: Game, royale: RoyaleGame, report: GameEvent) -> 
 
 def action_submit(
     *,
-    game: Game,
-    character: Character,
+    game_id: int,
+    character_id: int,
     data: Mapping[str, Any],
     key: str | None,
     now: datetime,
@@ -198,30 +199,37 @@ def action_submit(
 
     The actor is always the logged-in character, whatever the request says. A request with an
     idempotency key that was already applied gets the first answer again and changes nothing.
+    This is the hot path of a night: it reads the game row (locked), the state and nothing else.
     """
     if key is not None and not KEY_PATTERN.match(key):
         raise BadIdempotencyKey()
     with transaction.atomic():
-        locked = game_lock(game)
+        locked = Game.objects.select_for_update().filter(pk=game_id).first()
+        if locked is None:
+            raise NotFound()
         if key is not None:
-            done = ActionRecord.objects.filter(game=locked, character=character, key=key).first()
+            done = ActionRecord.objects.filter(
+                game_id=game_id, character_id=character_id, key=key
+            ).first()
             if done is not None:
                 return dict(done.response)
         if not locked.is_live:
             raise GameNotLive()
         if locked.paused:
             raise GamePaused()
-        royale = RoyaleGame.objects.filter(pk=locked.pk).first()
+        royale = RoyaleGame.objects.filter(pk=game_id).first()
         if royale is None:
             raise NotSetUp()
-        request = {**_resolve_names(locked, data), "actor": character.pk}
+        request = {**_resolve_names(locked, data), "actor": character_id}
         action = engine.action_from_json(request)
         moment = _now_seconds(now)
         after, events = _run(
             game=locked,
             royale=royale,
             op="action",
-            step=lambda state, rng: engine.apply_action(state, action, rng, moment),
+            step=lambda state, rng: engine.apply_action(
+                _playable(state, character_id), action, rng, moment
+            ),
             payload={"action": action.to_json(), "now": moment},
             rng_seq=locked.seq + 1,
         )
@@ -230,20 +238,28 @@ def action_submit(
             "events": [
                 live.frame_for_player(row)
                 for row in rows
-                if row.audience_character_id == character.pk
+                if row.audience_character_id == character_id
             ],
-            "me": character_view(state=after, character_id=character.pk, now=moment),
+            "me": character_view(state=after, character_id=character_id, now=moment),
         }
         if key is not None:
             ActionRecord.objects.create(
                 game=locked,
-                character=character,
+                character_id=character_id,
                 key=key,
                 request=dict(data),
                 status=200,
                 response=response,
             )
     return response
+
+
+def _playable(state: GameState, character_id: int) -> GameState:
+    """Only the game's own characters act (never an NPC, never another game's character)."""
+    me = state.characters.get(character_id)
+    if me is None or me.npc:
+        raise Forbidden()
+    return state
 
 
 def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ loaded, not in the middle of a night. Rulesets are looked up by key in a registr
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -463,6 +464,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
 
 _REGISTRY: dict[str, Ruleset] = {}
 _BUILTINS_LOADED = False
+_LOADING = threading.Lock()
 
 
 def register_ruleset(ruleset: Ruleset) -> Ruleset:
@@ -473,10 +475,14 @@ def register_ruleset(ruleset: Ruleset) -> Ruleset:
 
 def _load_builtins() -> None:
     global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        # The data package registers its files; imported lazily so the engine has no import cycle.
-        importlib.import_module("royale.rulesets")
+    # Under a lock, and marked loaded only once loaded: the first requests of a fresh server
+    # arrive on several threads at once, and none may see a half-filled registry.
+    with _LOADING:
+        if not _BUILTINS_LOADED:
+            # The data package registers its files; imported lazily so the engine has no import
+            # cycle.
+            importlib.import_module("royale.rulesets")
+            _BUILTINS_LOADED = True
 
 
 def get_ruleset(key: str) -> Ruleset:

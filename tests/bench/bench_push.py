@@ -25,21 +25,16 @@ import math
 import os
 import platform
 import random
-import shutil
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -48,81 +43,24 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests.bench.support import (  # noqa: E402
+    close_connections as _close_connections,
+)
+from tests.bench.support import (  # noqa: E402
+    daphne_server,
+    fresh_database,
+    percentile,
+)
+from tests.bench.support import ms as _ms  # noqa: E402
+from tests.bench.support import raise_interrupt as _raise_interrupt  # noqa: E402
+from tests.bench.support import ratio as _ratio  # noqa: E402
+
 GAME_NUMBER = "bench"
 CHARACTERS = 40
 LOGIN_P99_TARGET_MS = 100.0
 PUSH_P99_TARGET_MS = 50.0
-READY_SECONDS = 30.0  # daphne must answer within this
 DRAIN_SECONDS = 15.0  # after the last commit, how long frames may still arrive
 WARMUP = 20
-
-
-# --- small helpers ---------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (no interpolation); nan for no values."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
-# --- a database of our own -------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def fresh_database() -> Iterator[str]:
-    """Point the environment at a new, empty database; yield a label for the report."""
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        folder = tempfile.mkdtemp(prefix="wuyu-bench-db-")
-        previous = os.environ.get("SQLITE_PATH")
-        os.environ["SQLITE_PATH"] = os.path.join(folder, "bench.sqlite3")
-        try:
-            yield "SQLite (WAL, temp file)"
-        finally:
-            if previous is None:
-                os.environ.pop("SQLITE_PATH", None)
-            else:
-                os.environ["SQLITE_PATH"] = previous
-            shutil.rmtree(folder, ignore_errors=True)
-        return
-
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = f"wuyu_bench_{os.getpid()}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        version = admin.info.server_version
-        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
-    label = (
-        f"PostgreSQL {version // 10000}.{version % 10000} at {parts.hostname}:{parts.port or 5432}"
-    )
-    try:
-        yield f"{label}, db {name}"
-    finally:
-        os.environ["DATABASE_URL"] = url
-        with psycopg.connect(url, autocommit=True) as admin:
-            # FORCE (PostgreSQL 13+) ends any connection a crashed run left behind.
-            drop = "DROP DATABASE IF EXISTS {} WITH (FORCE)" if version >= 130000 else None
-            admin.execute(
-                sql.SQL(drop or "DROP DATABASE IF EXISTS {}").format(sql.Identifier(name))
-            )
 
 
 # --- fixture ---------------------------------------------------------------------------------
@@ -152,65 +90,6 @@ def fixture_create() -> Fixture:
     )
     issued = services.character_passwords_generate(game=game, director=None)
     return Fixture(game.pk, [(c.character.pk, c.secret) for c in issued])
-
-
-# --- daphne ----------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def daphne_server() -> Iterator[int]:
-    """One daphne process on a free loopback port, same environment; stopped on exit."""
-    port = free_port()
-    log = tempfile.NamedTemporaryFile(  # noqa: SIM115  (closed in finally)
-        prefix="wuyu-bench-daphne-", suffix=".log", delete=False
-    )
-    command = [
-        sys.executable,
-        "-m",
-        "daphne",
-        "-b",
-        "127.0.0.1",
-        "-p",
-        str(port),
-        "config.asgi:application",
-    ]
-    process = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ), stdout=log, stderr=log)
-    ok = False
-    try:
-        _wait_ready(process, port)
-        yield port
-        ok = True
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
-        log.close()
-        if not ok:
-            tail = Path(log.name).read_text(errors="replace")[-3000:]
-            print(f"--- daphne log (tail) ---\n{tail}", file=sys.stderr)
-        os.unlink(log.name)
-
-
-def _wait_ready(process: subprocess.Popen[bytes], port: int) -> None:
-    deadline = time.monotonic() + READY_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode} before answering")
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/api/ping")
-            if connection.getresponse().status == 200:
-                connection.close()
-                return
-            connection.close()
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"daphne did not answer /api/ping within {READY_SECONDS:.0f} s")
 
 
 # --- HTTP: ping and login --------------------------------------------------------------------
@@ -313,12 +192,6 @@ def record_one(game_id: int, bench_id: int, target: int | None) -> Stamp:
         transaction.on_commit(lambda: committed.append(time.perf_counter()))
         services.event_record(game=game_id, events=[GameEvent("bench", audience, payload)])
     return Stamp(called, committed[0], time.perf_counter())
-
-
-def _close_connections() -> None:
-    from django.db import connections
-
-    connections.close_all()
 
 
 @dataclass
@@ -493,16 +366,6 @@ async def measure_push(
 
 
 # --- report ----------------------------------------------------------------------------------
-
-
-def _ms(seconds: float) -> str:
-    return "-" if math.isnan(seconds) else f"{seconds * 1000:.2f}"
-
-
-def _ratio(value: float, base: float) -> str:
-    if math.isnan(value) or math.isnan(base) or base <= 0:
-        return "-"
-    return f"{value / base:.1f}x"
 
 
 def _target(p99: float, limit_ms: float | None) -> str:
