@@ -8,7 +8,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from games.api import router as games_router
-from games.engine.errors import InvalidInput, NotAuthenticated, NotFound, RuleError
+from games.engine.errors import CsrfFailed, InvalidInput, NotAuthenticated, NotFound, RuleError
 from royale.api import router as royale_router
 from werewolf.api import router as werewolf_router
 
@@ -60,7 +60,8 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     # ninja raises HttpError for a malformed body (e.g. broken JSON)
     if exc.status_code >= 500:
         raise exc
-    error = InvalidInput() if exc.status_code != 404 else NotFound()
+    errors = {404: NotFound, 403: CsrfFailed}  # ninja's CSRF check raises a bare 403
+    error = errors.get(exc.status_code, InvalidInput)()
     response = _error(request, error)
     response.status_code = exc.status_code
     return response

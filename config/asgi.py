@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -32,3 +33,7 @@ application = ProtocolTypeRouter(
 # so full collections stop pausing every socket for 50-200 ms (measured by tests/bench).
 gc.collect()
 gc.freeze()
+# The event loop thread (sockets, pushes, Redis) gives up the GIL at every system call and
+# then waits a whole switch interval for it while request threads compute: the default 5 ms
+# turned every push into a queue (measured by tests/bench/bench_royale_live.py).
+sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.0005")))

@@ -200,3 +200,6 @@ LOGGING = {
 TRUST_X_FORWARDED_FOR = _env_bool("TRUST_X_FORWARDED_FOR", False)
 # daphne serves /static/ itself (handy for `make run`); set 0 when a proxy serves STATIC_ROOT.
 SERVE_STATIC = _env_bool("SERVE_STATIC", True)
+# Player actions run on a small shared thread pool (see royale/api.py); 0 runs each in the
+# request's own thread, as the test suite must.
+ACTIONS_SHARED_THREADS = _env_bool("ACTIONS_SHARED_THREADS", True)

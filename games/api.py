@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from ninja import Router, Schema
+from ninja.security import APIKeyCookie
 from pydantic import Field
 
 from games import selectors, services
@@ -11,6 +13,25 @@ from games.engine.errors import NotFound
 from games.views import client_address, session_login
 
 router = Router(tags=["games"])
+
+
+class PlayerSession(APIKeyCookie):
+    """A player's session cookie, with Django's CSRF check (the portal sends X-CSRFToken).
+
+    Async, so an async endpoint reads the session without a thread hop; it yields the
+    session's characters by game (``{"<game id>": <character id>}``).
+    """
+
+    param_name = settings.SESSION_COOKIE_NAME
+    is_async = True
+
+    async def authenticate(  # ninja awaits it (is_async)
+        self, request: HttpRequest, key: str | None
+    ) -> dict[str, int] | None:
+        if not key:
+            return None
+        characters = await request.session.aget(selectors.SESSION_KEY)
+        return dict(characters) if characters else None
 
 
 class ErrorOut(Schema):

@@ -24,6 +24,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
+def _actions_in_the_test_thread(settings: Any) -> None:
+    # The test's database transaction lives in its own thread; a shared pool would not see it.
+    settings.ACTIONS_SHARED_THREADS = False
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     # Login limits live in Redis; each test starts with no failures counted.
     cache.clear()

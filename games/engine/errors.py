@@ -80,3 +80,10 @@ class TooManyAttempts(RuleError):
     status = 429
     message = "尝试次数过多，请稍后再试。"
     message_en = "Too many attempts, please try again later."
+
+
+class CsrfFailed(RuleError):
+    code = "csrf_failed"
+    status = 403
+    message = "页面已过期或请求来源不明，请刷新页面后重试。"
+    message_en = "The page has expired or the request's origin is unknown; reload and retry."

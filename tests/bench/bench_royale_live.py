@@ -140,7 +140,9 @@ class AsyncHttp:
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
         lines.append("Accept: application/json")
         if self.session:
-            lines.append(f"Cookie: sessionid={self.session}")
+            # Double-submit CSRF, as the portal's script does: the cookie and the header agree.
+            lines.append(f"Cookie: sessionid={self.session}; csrftoken={CSRF_TOKEN}")
+            lines.append(f"X-CSRFToken: {CSRF_TOKEN}")
         if payload is not None:
             lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
@@ -185,6 +187,9 @@ class AsyncHttp:
                 return b"".join(parts)
             parts.append(await self.reader.readexactly(size))
             await self.reader.readline()
+
+
+CSRF_TOKEN = "benchbenchbenchbenchbenchbench12"  # any 32 letters and digits will do
 
 
 def session_from(reply: Reply) -> str:

@@ -167,7 +167,31 @@ def test_a_stranger_cannot_act(at_night_one: Any, client: Any) -> None:
     response = client.post(
         f"/api/royale/games/{game.pk}/actions", {"kind": "search"}, content_type="application/json"
     )
-    assert response.status_code == 403
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_an_action_without_the_csrf_token_is_refused(at_night_one: Any) -> None:
+    from django.test import Client
+
+    game = royale_game("256", ("甲",))
+    night_one(game)
+    player = players(game)["甲"]
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = player.client.cookies
+    url = f"/api/royale/games/{game.pk}/actions"
+    forged = strict.post(url, {"kind": "spawn", "place": "监狱"}, content_type="application/json")
+    assert (forged.status_code, forged.json()["code"]) == (403, "csrf_failed")
+    assert player.me()["place"] is None
+    strict.get("/play/256/")  # the portal's page sets the CSRF cookie
+    token = strict.cookies["csrftoken"].value
+    honest = strict.post(
+        url,
+        {"kind": "spawn", "place": "监狱"},
+        content_type="application/json",
+        headers={"X-CSRFToken": token},
+    )
+    assert honest.status_code == 200
 
 
 def test_outside_the_window_and_when_dead_nothing_is_accepted(at_night_one: Any) -> None:
