@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
@@ -132,55 +132,69 @@ class IssuedCredential:
     secret: str
 
 
-def character_passwords_generate(
-    *, game: Game, director: User | None, characters: Sequence[Character] = ()
+def _credentials_set(
+    *,
+    game: Game,
+    director: User | None,
+    characters: Sequence[Character],
+    field: str,
+    make: Callable[[], tuple[str | None, str | None]],
+    event_kind: str,
 ) -> list[IssuedCredential]:
-    """New passwords for the given characters (all of the game's if none): shown once, here."""
+    """Give each character (all of the game's if none are named) a new secret from ``make``
+    (secret shown once, digest stored), and log which characters got one, never the secret."""
     with transaction.atomic():
         locked = game_lock(game)
         targets = list(characters) or list(locked.characters.order_by("id"))
         issued = []
         for character in targets:
-            password = credentials.password_generate()
-            character.password_digest = _digest("pw", credentials.password_normalize(password))
-            character.save(update_fields=["password_digest"])
-            issued.append(IssuedCredential(character, password))
-        event = GameEvent(
-            "passwords_generated", DIRECTORS, {"characters": [c.name for c in targets]}
-        )
+            secret, digest = make()
+            setattr(character, field, digest)
+            character.save(update_fields=[field])
+            if secret is not None:
+                issued.append(IssuedCredential(character, secret))
+        event = GameEvent(event_kind, DIRECTORS, {"characters": [c.name for c in targets]})
         events_append(game=locked, events=[event], now=timezone.now(), director=director)
     return issued
+
+
+def _password() -> tuple[str, str]:
+    password = credentials.password_generate()
+    return password, _digest("pw", credentials.password_normalize(password))
+
+
+def _link() -> tuple[str, str]:
+    token = credentials.link_token_generate()
+    return token, _digest("link", token)
+
+
+def character_passwords_generate(
+    *, game: Game, director: User | None, characters: Sequence[Character] = ()
+) -> list[IssuedCredential]:
+    """New passwords for the given characters (all of the game's if none): shown once, here."""
+    return _credentials_set(
+        game=game, director=director, characters=characters, field="password_digest",
+        make=_password, event_kind="passwords_generated",
+    )  # fmt: skip
 
 
 def character_links_issue(
     *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> list[IssuedCredential]:
     """New bookmark login tokens; any earlier link of these characters stops working."""
-    with transaction.atomic():
-        locked = game_lock(game)
-        targets = list(characters) or list(locked.characters.order_by("id"))
-        issued = []
-        for character in targets:
-            token = credentials.link_token_generate()
-            character.link_digest = _digest("link", token)
-            character.save(update_fields=["link_digest"])
-            issued.append(IssuedCredential(character, token))
-        event = GameEvent("links_issued", DIRECTORS, {"characters": [c.name for c in targets]})
-        events_append(game=locked, events=[event], now=timezone.now(), director=director)
-    return issued
+    return _credentials_set(
+        game=game, director=director, characters=characters, field="link_digest",
+        make=_link, event_kind="links_issued",
+    )  # fmt: skip
 
 
 def character_links_revoke(
     *, game: Game, director: User | None, characters: Sequence[Character] = ()
 ) -> None:
-    with transaction.atomic():
-        locked = game_lock(game)
-        targets = list(characters) or list(locked.characters.order_by("id"))
-        for character in targets:
-            character.link_digest = None
-            character.save(update_fields=["link_digest"])
-        event = GameEvent("links_revoked", DIRECTORS, {"characters": [c.name for c in targets]})
-        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    _credentials_set(
+        game=game, director=director, characters=characters, field="link_digest",
+        make=lambda: (None, None), event_kind="links_revoked",
+    )  # fmt: skip
 
 
 def _login(*, game_number: str, secret: str, purpose: str, address: str) -> Character:
