@@ -124,14 +124,21 @@ def _item_row(
     return row
 
 
-def _night_blocker(me: dict[str, Any], phase: str, game: Game) -> str:
-    """Why no night action can be taken now ("" when the window is open to this character)."""
+def _blocker(me: dict[str, Any], phase: str, game: Game) -> str:
+    """Why this character can do nothing at all now ("" when it can act in some phase)."""
     if phase == "over" or not game.is_live:
         return _("游戏已结束")
     if game.paused:
         return _("游戏已暂停")
     if not me["alive"]:
         return _("你已出局")
+    return ""
+
+
+def _night_blocker(me: dict[str, Any], phase: str, game: Game) -> str:
+    """Why no night action can be taken now ("" when the window is open to this character)."""
+    if blocked := _blocker(me, phase, game):
+        return blocked
     if phase != "night":
         return _("不在夜间行动时间")
     if me["place"] is None:
@@ -228,12 +235,8 @@ def _night_actions(
 
 
 def _day_reason(me: dict[str, Any], phase: str, game: Game) -> str:
-    if phase == "over" or not game.is_live:
-        return _("游戏已结束")
-    if game.paused:
-        return _("游戏已暂停")
-    if not me["alive"]:
-        return _("你已出局")
+    if blocked := _blocker(me, phase, game):
+        return blocked
     if phase != "day":
         return _("只能在白天使用")
     return ""
