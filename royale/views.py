@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import selectors as game_selectors
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Character, Game
@@ -27,18 +28,22 @@ from royale.errors import NotSetUp
 
 VIEWS = ("night", "day")
 NIGHT_PHASES = ("night", "late")
-# Deaths the site announces at once, not in the next morning report.
-
+# Marked for translation here, translated when shown (in the viewer's language).
 CATEGORY_LABELS = {
-    "weapon": "武器",
-    "armor": "防具",
-    "upgrader": "升级器",
-    "recon": "侦查",
-    "tool": "特殊工具",
-    "trap": "陷阱",
-    "supply": "补给",
+    "weapon": gettext_noop("武器"),
+    "armor": gettext_noop("防具"),
+    "upgrader": gettext_noop("升级器"),
+    "recon": gettext_noop("侦查"),
+    "tool": gettext_noop("特殊工具"),
+    "trap": gettext_noop("陷阱"),
+    "supply": gettext_noop("补给"),
 }
-TIER_LABELS = {"green": "绿", "blue": "蓝", "purple": "紫", "orange": "橙"}
+TIER_LABELS = {
+    "green": gettext_noop("绿"),
+    "blue": gettext_noop("蓝"),
+    "purple": gettext_noop("紫"),
+    "orange": gettext_noop("橙"),
+}
 
 
 # --- small reads the page needs ------------------------------------------------------------
