@@ -127,14 +127,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (config/embedded.py exports its URL before Django loads).
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Redis pub/sub: each message is pushed to the subscribed daphne process at once, instead of
+# being polled for one round trip at a time (which fell behind on a busy night). Delivery is at
+# most once either way; clients recover anything lost from the log.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
             "hosts": [REDIS_URL],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
-            "capacity": 1000,
-            "expiry": 60,
         },
     }
 }

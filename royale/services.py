@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 from games import live
@@ -83,20 +85,43 @@ def _sync_characters(game: Game, op: str, before: GameState, after: GameState) -
         )
 
 
+# The decoded state of each game as this process last committed it, with the game's sequence
+# number after that commit. Every logged step bumps the sequence, so a matching number means the
+# row still holds exactly this state: an action then skips reading and decoding 20-odd KB under
+# the lock. Filled only after commit; any direct save of the row forgets it (signal below).
+_COMMITTED: dict[int, tuple[str, int, GameState]] = {}
+
+
+def _state_load(game: Game) -> GameState:
+    cached = _COMMITTED.get(game.pk)
+    # The seed tells games apart should an id ever be reused (a restored or test database).
+    if cached is not None and cached[:2] == (game.seed, game.seq):
+        return cached[2]
+    data = RoyaleGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
+    if data is None:
+        raise NotSetUp()
+    return GameState.from_json(data)
+
+
+@receiver(post_save, sender=RoyaleGame)
+def _state_forget(sender: type[RoyaleGame], instance: RoyaleGame, **kwargs: Any) -> None:
+    _COMMITTED.pop(instance.pk, None)
+
+
 def _run(
     *,
     game: Game,
-    royale: RoyaleGame,
+    before: GameState,
     op: str,
     step: Callable[[GameState, Any], tuple[GameState, list[Any]]],
     payload: dict[str, Any],
     rng_seq: int,
 ) -> tuple[GameState, list[GameEvent]]:
     """Apply one engine step to a locked game; nothing is written if the engine refuses."""
-    before = GameState.from_json(royale.state)
     after, events = step(before, dice.rng(game.seed, rng_seq, op))
-    royale.state = after.to_json()
-    royale.save(update_fields=["state"])
+    RoyaleGame.objects.filter(pk=game.pk).update(state=after.to_json())
+    # game.seq is read when the transaction commits: by then it counts this step's events.
+    transaction.on_commit(lambda: _COMMITTED.__setitem__(game.pk, (game.seed, game.seq, after)))
     _sync_characters(game, op, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
     if after.phase == OVER and before.phase != OVER:
@@ -132,12 +157,14 @@ def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> R
 
 def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     """The royale's part of a scheduled transition (called by the core with the game locked)."""
-    royale = RoyaleGame.objects.filter(pk=game.pk).first()
-    if royale is None:
+    auto_publish = (
+        RoyaleGame.objects.filter(pk=game.pk).values_list("auto_publish", flat=True).first()
+    )
+    if auto_publish is None:  # not set up: the core's phase change is all there is
         return []
     _, events = _run(
         game=game,
-        royale=royale,
+        before=_state_load(game),
         op=kind,
         step=TRANSITIONS[kind],
         payload={"day": day},
@@ -146,11 +173,11 @@ def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     )
     reports = [e for e in events if e.kind == "morning_report"]
     if reports:
-        events.extend(_morning_announcement(game, royale, reports[0]))
+        events.extend(_morning_announcement(game, auto_publish, reports[0]))
     return events
 
 
-def _morning_announcement(game: Game, royale: RoyaleGame, report: GameEvent) -> list[GameEvent]:
+def _morning_announcement(game: Game, auto_publish: bool, report: GameEvent) -> list[GameEvent]:
     """Draft the day's 公示 from the morning report; publish it at once if the game says so.
 
     Runs inside the transition's transaction (the game is locked by the caller), so it returns
@@ -173,10 +200,10 @@ def _morning_announcement(game: Game, royale: RoyaleGame, report: GameEvent) -> 
         title=f"第 {data['day']} 天 晨报",
         body=body,
         by_site=True,
-        status=AnnouncementStatus.PUBLISHED if royale.auto_publish else AnnouncementStatus.DRAFT,
-        published_at=now if royale.auto_publish else None,
+        status=AnnouncementStatus.PUBLISHED if auto_publish else AnnouncementStatus.DRAFT,
+        published_at=now if auto_publish else None,
     )
-    if not royale.auto_publish:
+    if not auto_publish:
         return []
     payload = {
         "id": announcement.pk,
@@ -199,33 +226,56 @@ def action_submit(
 
     The actor is always the logged-in character, whatever the request says. A request with an
     idempotency key that was already applied gets the first answer again and changes nothing.
-    This is the hot path of a night: it reads the game row (locked), the state and nothing else.
+    This is the hot path of a night: under the lock it reads the game row and (unless this
+    process holds it already) the state, and nothing else.
     """
-    if key is not None and not KEY_PATTERN.match(key):
-        raise BadIdempotencyKey()
+    if key is not None:
+        if not KEY_PATTERN.match(key):
+            raise BadIdempotencyKey()
+        done = _answered(game_id, character_id, key)
+        if done is not None:
+            return done
+    try:
+        return _action_apply(
+            game_id=game_id, character_id=character_id, data=data, key=key, now=now
+        )
+    except IntegrityError:
+        # The same key raced in twice: the other request won and this one was rolled back.
+        done = _answered(game_id, character_id, key) if key is not None else None
+        if done is None:
+            raise
+        return done
+
+
+def _answered(game_id: int, character_id: int, key: str) -> dict[str, Any] | None:
+    record = ActionRecord.objects.filter(
+        game_id=game_id, character_id=character_id, key=key
+    ).first()
+    return None if record is None else dict(record.response)
+
+
+def _action_apply(
+    *,
+    game_id: int,
+    character_id: int,
+    data: Mapping[str, Any],
+    key: str | None,
+    now: datetime,
+) -> dict[str, Any]:
     with transaction.atomic():
         locked = Game.objects.select_for_update().filter(pk=game_id).first()
         if locked is None:
             raise NotFound()
-        if key is not None:
-            done = ActionRecord.objects.filter(
-                game_id=game_id, character_id=character_id, key=key
-            ).first()
-            if done is not None:
-                return dict(done.response)
         if not locked.is_live:
             raise GameNotLive()
         if locked.paused:
             raise GamePaused()
-        royale = RoyaleGame.objects.filter(pk=game_id).first()
-        if royale is None:
-            raise NotSetUp()
         request = {**_resolve_names(locked, data), "actor": character_id}
         action = engine.action_from_json(request)
         moment = _now_seconds(now)
         after, events = _run(
             game=locked,
-            royale=royale,
+            before=_state_load(locked),
             op="action",
             step=lambda state, rng: engine.apply_action(
                 _playable(state, character_id), action, rng, moment
@@ -394,12 +444,9 @@ def royale_intervene(
         locked = game_lock(game)
         if not locked.is_live:
             raise GameNotLive()
-        royale = RoyaleGame.objects.filter(pk=locked.pk).first()
-        if royale is None:
-            raise NotSetUp()
         after, events = _run(
             game=locked,
-            royale=royale,
+            before=_state_load(locked),
             op=op,
             step=lambda state, rng: INTERVENTIONS[op](state, payload, rng),
             payload=payload,

@@ -370,3 +370,23 @@ def test_40_concurrent_attackers_one_killer_no_item_lost_or_duplicated() -> None
     assert sorted(state.items) == items_before  # nothing created, nothing lost
     holders = [i for c in state.characters.values() for i in c.hands + c.pack]
     assert len(holders) == len(set(holders))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cached_state_equals_the_stored_one_and_a_direct_save_is_seen() -> None:
+    # Committed actions let this process reuse the decoded state; it must never drift.
+    with time_machine.travel(bj(1, 21, 12), tick=False) as clock:
+        game = royale_game("256", ("甲", "乙", "丙"))
+        night_one(game)
+        cast = players(game)
+        for name, place in (("甲", "监狱"), ("乙", "监狱"), ("丙", "医院")):
+            cast[name].act("spawn", place=place)
+        for _ in range(3):
+            for player in cast.values():
+                player.act("search")
+                player.act("move", place="医院" if player.me()["place"] == "监狱" else "监狱")
+            clock.shift(31)
+        call_command("replay_game", "256")
+        herb = give(game, "甲", "supply:[HP10]草药")  # a save outside the services
+        assert herb in [i["id"] for i in cast["甲"].me()["items"]]
+        assert cast["甲"].act("equip", item=herb).status_code == 200
