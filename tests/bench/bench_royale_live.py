@@ -576,7 +576,7 @@ async def _connect(port: int, bot: Bot, limit: asyncio.Semaphore) -> ClientConne
 
 
 async def window(
-    port: int,
+    ports: Sequence[int],
     fixtures: Sequence[GameFixture],
     places: dict[int, list[str]],
     args: argparse.Namespace,
@@ -589,7 +589,10 @@ async def window(
     tasks: list[asyncio.Task[None]] = []
     stop = asyncio.Event()
     try:
-        for fixture in fixtures:
+        for index, fixture in enumerate(fixtures):
+            # A game's players all reach the same server (as a proxy with sticky routing would),
+            # so that process keeps the game's decoded state between actions.
+            port = ports[index % len(ports)]
             names = [name for _, name in fixture.characters]
             pairs = [(cid, name) for cid, name in fixture.characters]
             sessions = await asyncio.gather(
@@ -611,14 +614,14 @@ async def window(
         # One view first, alone: the ruleset's lazy first load is not safe under concurrency
         # (royale.engine.ruleset._load_builtins; see the report), so warm it up.
         await bots[0].http.call("GET", f"/api/royale/games/{bots[0].game_id}/me")
-        sockets += await asyncio.gather(*(_connect(port, bot, limit) for bot in bots))
+        sockets += await asyncio.gather(*(_connect(bot.http.port, bot, limit) for bot in bots))
         tasks += [
             asyncio.create_task(receive(ws, bot, run))
             for ws, bot in zip(sockets, bots, strict=True)
         ]
         run.bots = len(bots)
         await asyncio.sleep(0.3)
-        pinging = asyncio.create_task(pinger(port, run, args.ping_ms / 1000, stop))
+        pinging = asyncio.create_task(pinger(ports[0], run, args.ping_ms / 1000, stop))
         tasks.append(pinging)
         run.start = time.perf_counter()
         run.deadline = run.start + args.window
@@ -867,7 +870,7 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     close_connections()  # the main thread is done with the database until the closes
     print(
         f"royale live benchmark: {db_label}; Redis {_where(os.environ.get('REDIS_URL'))}; "
-        f"1 daphne; {os.cpu_count()} CPUs; Python {platform.python_version()}"
+        f"{args.servers} daphne; {os.cpu_count()} CPUs; Python {platform.python_version()}"
     )
     print(
         f"setup {time.perf_counter() - started:.1f} s: {1 + args.close_games} games of "
@@ -880,13 +883,14 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     gc.collect()
     gc.freeze()
     exceptions: Counter[str] = Counter()
-    with daphne_server(exceptions) as port:
+    with contextlib.ExitStack() as servers:
+        ports = [servers.enter_context(daphne_server(exceptions)) for _ in range(args.servers)]
         gc.disable()  # the bots live in this process: no collector pauses in what is measured
         try:
-            one = asyncio.run(window(port, [single], places, args))
+            one = asyncio.run(window(ports, [single], places, args))
             report_window("one game", one, figures(one), rate_target=None)
             if args.games:
-                five = asyncio.run(window(port, many, places, args))
+                five = asyncio.run(window(ports, many, places, args))
                 title = f"{args.games} games at once"
                 report_window(title, five, figures(five), rate_target=RATE_TARGET)
         finally:
@@ -925,6 +929,9 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean pause between actions")
     parser.add_argument("--ping-ms", type=float, default=50.0, help="baseline ping interval")
     parser.add_argument("--games", type=int, default=5, help="games played at once (phase 2)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="daphne processes (games spread over them)"
+    )
     parser.add_argument("--close-games", type=int, default=25, help="games closed together")
     parser.add_argument("--places", type=int, default=4, help="crowded places per game")
     parser.add_argument("--seed", type=int, default=1, help="the bots' choices")
