@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import http.client
 import json
@@ -25,7 +24,6 @@ import math
 import os
 import platform
 import random
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -44,15 +42,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.bench.support import (  # noqa: E402
-    close_connections as _close_connections,
-)
-from tests.bench.support import (  # noqa: E402
+    bench_run,
     daphne_server,
-    fresh_database,
     percentile,
 )
+from tests.bench.support import (  # noqa: E402
+    close_connections as _close_connections,
+)
 from tests.bench.support import ms as _ms  # noqa: E402
-from tests.bench.support import raise_interrupt as _raise_interrupt  # noqa: E402
 from tests.bench.support import ratio as _ratio  # noqa: E402
 
 GAME_NUMBER = "bench"
@@ -497,29 +494,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--gap", type=float, default=25.0, help="ms between paced commits")
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    # Every request comes from 127.0.0.1: lift the login limits (only failures count anyway).
-    os.environ["LOGIN_LIMIT_PER_ADDRESS"] = "1000000"
-    os.environ["LOGIN_LIMIT_TOTAL"] = "1000000"
-    # Keys of our own, so a shared Redis (tests, a dev server) neither disturbs nor is disturbed.
-    os.environ["CHANNELS_PREFIX"] = f"bench{os.getpid()}"
-    os.environ["CACHE_PREFIX"] = f"bench{os.getpid()}"
-    signal.signal(signal.SIGTERM, _raise_interrupt)
-
-    from config.embedded import ensure_redis_url
-
-    redis = ensure_redis_url()
-    try:
-        with fresh_database() as db_label:
-            try:
-                return run(args, db_label)
-            finally:
-                if "django" in sys.modules:
-                    with contextlib.suppress(Exception):
-                        _close_connections()
-    finally:
-        if redis is not None:
-            redis.stop()
+    return bench_run(lambda db_label: run(args, db_label))
 
 
 if __name__ == "__main__":

@@ -60,10 +60,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.bench.support import (  # noqa: E402
-    bench_environment,
+    bench_run,
     close_connections,
     daphne_server,
-    fresh_database,
     ms,
     percentile,
     ratio,
@@ -939,21 +938,7 @@ def main(argv: Sequence[str]) -> int:
     if args.close_games < args.games:
         parser.error("--close-games must be at least --games")
 
-    bench_environment()
-    from config.embedded import ensure_redis_url
-
-    redis = ensure_redis_url()
-    try:
-        with fresh_database() as db_label:
-            try:
-                return run(args, db_label)
-            finally:
-                if "django" in sys.modules:
-                    with contextlib.suppress(Exception):
-                        close_connections()
-    finally:
-        if redis is not None:
-            redis.stop()
+    return bench_run(lambda db_label: run(args, db_label))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from urllib.parse import urlsplit, urlunsplit
@@ -82,6 +82,26 @@ def close_connections() -> None:
 
 
 # --- a database of our own -------------------------------------------------------------------
+
+
+def bench_run(run: Callable[[str], int]) -> int:
+    """A live benchmark's whole life: its settings, a Redis (embedded when REDIS_URL is unset),
+    a fresh database, then ``run(database label)``; everything is cleaned up however it ends."""
+    bench_environment()
+    from config.embedded import ensure_redis_url
+
+    redis = ensure_redis_url()
+    try:
+        with fresh_database() as db_label:
+            try:
+                return run(db_label)
+            finally:
+                if "django" in sys.modules:
+                    with contextlib.suppress(Exception):
+                        close_connections()
+    finally:
+        if redis is not None:
+            redis.stop()
 
 
 @contextlib.contextmanager
