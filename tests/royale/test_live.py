@@ -90,15 +90,20 @@ def scripted() -> Any:
         yield game, players(game), traveller
 
 
-async def test_a_scripted_night_reaches_exactly_the_right_sockets(scripted: Any) -> None:
-    game, cast, _ = scripted
+async def spawned(game: Game, cast: dict[str, Player]) -> tuple[Recorder, Recorder, Recorder]:
+    """甲 and 乙 at 监狱, 丙 alone at 医院, each with its socket open."""
     a, b, c = (Recorder(game, cast[n]) for n in ("甲", "乙", "丙"))
     for r in (a, b, c):
         await r.connect()
-
     await a.act("spawn", place="监狱")
     await b.act("spawn", place="监狱")
     await c.act("spawn", place="医院")
+    return a, b, c
+
+
+async def test_a_scripted_night_reaches_exactly_the_right_sockets(scripted: Any) -> None:
+    game, cast, _ = scripted
+    a, b, c = await spawned(game, cast)
     found = await a.act("search")
     assert found["me"]["found"]["kind"] == "character"  # the only other one at 监狱 is 乙
     result = await a.act("attack", handle=found["me"]["found"]["handle"])
@@ -122,12 +127,7 @@ async def test_a_scripted_night_reaches_exactly_the_right_sockets(scripted: Any)
 
 async def test_no_character_receives_a_hidden_fact(scripted: Any) -> None:
     game, cast, clock = scripted
-    a, b, c = (Recorder(game, cast[n]) for n in ("甲", "乙", "丙"))
-    for r in (a, b, c):
-        await r.connect()
-    await a.act("spawn", place="监狱")
-    await b.act("spawn", place="监狱")
-    await c.act("spawn", place="医院")
+    a, b, c = await spawned(game, cast)
     found = await a.act("search")
     await a.act("attack", handle=found["me"]["found"]["handle"])
     clock.shift(31)
