@@ -30,13 +30,13 @@ class RoyaleGame(models.Model):
 
 
 class ActionRecord(models.Model):
-    """One accepted or refused request, by idempotency key: a retry gets the same answer."""
+    """An applied request, by idempotency key: a retry gets the same answer. (A refused request
+    changed nothing and is not kept, so retrying it asks the rules again.)"""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=64)
     request = models.JSONField()
-    status = models.PositiveSmallIntegerField()
     response = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -298,7 +298,6 @@ def _action_apply(
                 character_id=character_id,
                 key=key,
                 request=dict(data),
-                status=200,
                 response=response,
             )
     return response

@@ -233,13 +233,17 @@ def upgrade(d: Draft, a: Upgrade, now: float) -> None:
     )
 
 
+def _night_recon(d: Draft, actor: int, item: int, effect: str) -> None:
+    """A recon item in hand, of the right effect, not yet used tonight (once a night each)."""
+    kind = _in_hand(d, acting(d, actor), item)
+    if kind.effect != effect:
+        raise NotUsable(item=item, effect=kind.effect)
+    if d.items[item].used_night == d.day:
+        raise UsedThisNight(item=item)
+
+
 def gps(d: Draft, a: Gps, now: float) -> None:
-    c = acting(d, a.actor)
-    kind = _in_hand(d, c, a.item)
-    if kind.effect != "gps":
-        raise NotUsable(item=a.item, effect=kind.effect)
-    if d.items[a.item].used_night == d.day:
-        raise UsedThisNight(item=a.item)
+    _night_recon(d, a.actor, a.item, "gps")
     wanted = d.rs.kinds.get(a.target_kind)
     if wanted is None:
         raise UnknownItem(kind=a.target_kind)
@@ -264,12 +268,7 @@ def gps(d: Draft, a: Gps, now: float) -> None:
 
 
 def telescope(d: Draft, a: Telescope, now: float) -> None:
-    c = acting(d, a.actor)
-    kind = _in_hand(d, c, a.item)
-    if kind.effect != "telescope":
-        raise NotUsable(item=a.item, effect=kind.effect)
-    if d.items[a.item].used_night == d.day:
-        raise UsedThisNight(item=a.item)
+    _night_recon(d, a.actor, a.item, "telescope")
     targets = tuple(a.targets)
     if len(targets) != 2 or len(set(targets)) != 2 or a.actor in targets:
         raise InvalidTarget(reason="name two other characters")
