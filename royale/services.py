@@ -37,7 +37,7 @@ from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
 
-Step = Callable[[GameState, Any], tuple[GameState, list[GameEvent]]]
+Step = Callable[[GameState, Any], tuple[GameState, list[Any]]]
 
 # The engine functions the scheduler's transitions call, by transition kind.
 TRANSITIONS: Mapping[str, Step] = {
@@ -48,10 +48,6 @@ TRANSITIONS: Mapping[str, Step] = {
     "night_close": engine.night_close,
 }
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _now_seconds(now: datetime) -> float:
-    return now.timestamp()
 
 
 # Deaths the posts announce the moment they happen; every other death waits for the morning.
@@ -113,7 +109,7 @@ def _run(
     game: Game,
     before: GameState,
     op: str,
-    step: Callable[[GameState, Any], tuple[GameState, list[Any]]],
+    step: Step,
     payload: dict[str, Any],
     rng_seq: int,
 ) -> tuple[GameState, list[GameEvent]]:
@@ -272,7 +268,7 @@ def _action_apply(
             raise GamePaused()
         request = {**_resolve_names(locked, data), "actor": character_id}
         action = engine.action_from_json(request)
-        moment = _now_seconds(now)
+        moment = now.timestamp()  # the engine compares seconds (search cooldown)
         after, events = _run(
             game=locked,
             before=_state_load(locked),
