@@ -24,6 +24,8 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy .
+	# every model change has its migration
+	$(PY) manage.py makemigrations --check --dry-run
 
 test: lint
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
