@@ -204,3 +204,6 @@ SERVE_STATIC = _env_bool("SERVE_STATIC", True)
 # Player actions run on a small shared thread pool (see royale/api.py); 0 runs each in the
 # request's own thread, as the test suite must.
 ACTIONS_SHARED_THREADS = _env_bool("ACTIONS_SHARED_THREADS", True)
+# A royale's state is stored whole after every this many actions (and at every transition and
+# intervention); the logged steps in between are re-run on the snapshot when needed.
+ROYALE_SNAPSHOT_EVERY = int(os.environ.get("ROYALE_SNAPSHOT_EVERY", "64"))

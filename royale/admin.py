@@ -34,7 +34,7 @@ from royale import services
 from royale.engine.ruleset import TIERED_CATEGORIES, Ruleset, get_ruleset
 from royale.engine.state import MODE_ACT, MODE_REST, GameState
 from royale.models import RoyaleGame
-from royale.selectors import director_view
+from royale.selectors import director_view, royale_state
 
 TIER_LABELS = {"green": _("绿"), "blue": _("蓝"), "purple": _("紫"), "orange": _("橙")}
 MODE_LABELS = {MODE_ACT: _("行动"), MODE_REST: _("静养"), "": _("未选择")}
@@ -323,7 +323,7 @@ def _cooldown_left(rs: Ruleset, last: float | None, now: float) -> int:
 
 def state_context(game: Game, royale: RoyaleGame, now: datetime) -> dict[str, Any]:
     """Everything the live panel shows: the window, the map, every character's full state."""
-    state = GameState.from_json(royale.state)
+    state = royale_state(game=game)
     rs = get_ruleset(state.ruleset)
     view = director_view(state=state)
     names = {c.id: c.name for c in state.characters.values()}
@@ -545,10 +545,10 @@ class RoyaleGameAdmin(admin.ModelAdmin):
         )
 
     def act_view(self, request: HttpRequest, game_id: int, op: str) -> HttpResponse:
-        game, royale = _game_for(request, game_id)
+        game, _royale = _game_for(request, game_id)
         if op not in RUNS:
             raise Http404
-        state = GameState.from_json(royale.state)
+        state = royale_state(game=game)
         form = FORMS[op](request.POST, state=state)
         if not form.is_valid():
             messages.error(request, _("表单有误，未作任何改动。"))

@@ -30,8 +30,9 @@ from games.models import (
 from royale import services
 from royale.engine.ruleset import get_ruleset
 from royale.engine.simulate import choose
-from royale.engine.state import NIGHT, GameState
+from royale.engine.state import NIGHT
 from royale.models import ActionRecord, RoyaleGame
+from royale.selectors import royale_state
 
 DEMO_NUMBER = "256"
 HUMANS = ("博丽灵梦", "雾雨魔理沙", "十六夜咲夜")
@@ -141,13 +142,15 @@ def bots_act(*, now: datetime, per_bot: int = 1, brain: random.Random | None = N
         characters__bot=True,
     ).distinct()
     for game in games:
-        royale = RoyaleGame.objects.filter(pk=game.pk).first()
-        if royale is None or royale.state.get("phase") != NIGHT:
+        if not RoyaleGame.objects.filter(pk=game.pk).exists():
+            continue
+        if royale_state(game=game).phase != NIGHT:
             continue
         bots = list(game.characters.filter(bot=True, status="alive"))
         rs = get_ruleset(game.ruleset)
         for _ in range(per_bot):
-            state = GameState.from_json(RoyaleGame.objects.get(pk=game.pk).state)
+            game.refresh_from_db(fields=["seq"])
+            state = royale_state(game=game)
             for bot in brain.sample(bots, len(bots)):
                 me = state.characters.get(bot.pk)
                 if me is None or not me.alive:

@@ -9,15 +9,17 @@ from games.models import Character, Game
 
 
 class RoyaleGame(models.Model):
-    """The engine's state of one game, rewritten by each accepted action under the game lock.
+    """A snapshot of one game's engine state, after the step numbered ``state_rng_seq``.
 
-    The log's ``engine_step`` events rebuild it from the seed alone (``manage.py replay_game``).
+    The log's ``engine_step`` events after it bring it up to date, and all of them rebuild it
+    from the seed alone (``royale.store``; ``manage.py replay_game`` checks both).
     """
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="royale"
     )
     state = models.JSONField(editable=False)
+    state_rng_seq = models.BigIntegerField(default=0, editable=False)
     # Publish the site's morning report at day open without waiting for the director.
     auto_publish = models.BooleanField(_("开门时自动发布公示"), default=False)
 

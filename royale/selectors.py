@@ -11,10 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from games.models import Character, Game
+from royale import store
 from royale.engine.ruleset import ItemKind, Ruleset, get_ruleset
 from royale.engine.state import GameState, Item
-from royale.errors import NotSetUp
-from royale.models import RoyaleGame
 
 
 def _item(rs: Ruleset, item: Item, *, in_hand: bool) -> dict[str, Any]:
@@ -133,10 +132,8 @@ def director_view(*, state: GameState) -> dict[str, Any]:
 
 
 def royale_state(*, game: Game) -> GameState:
-    royale = RoyaleGame.objects.filter(pk=game.pk).first()
-    if royale is None:
-        raise NotSetUp()
-    return GameState.from_json(royale.state)
+    """The game's current state (``game.seq`` as the caller read it decides what is current)."""
+    return store.state_load(game).state
 
 
 def player_page(*, game: Game, character: Character, now: datetime) -> dict[str, Any]:

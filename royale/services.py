@@ -8,45 +8,34 @@ from the seed rebuilds the stored state (``manage.py replay_game``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils import timezone
 
 from games import live
 from games.engine import dice
-from games.engine.errors import Forbidden, NotFound
+from games.engine.errors import Forbidden, InvalidInput, NotFound, WrongPhase
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
-from games.errors import GameNotLive, GamePaused
+from games.errors import GameNotLive, GamePaused, NoStartDate
 from games.models import (
     Announcement,
     AnnouncementStatus,
     Character,
     CharacterStatus,
-    Event,
     Game,
+    TimetableOverride,
 )
 from games.services import events_append, game_lock, game_mark_finished
-from royale import engine
+from royale import engine, store
 from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
 from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
 
-Step = Callable[[GameState, Any], tuple[GameState, list[Any]]]
-
-# The engine functions the scheduler's transitions call, by transition kind.
-TRANSITIONS: Mapping[str, Step] = {
-    "day_open": engine.day_open,
-    "day_close": engine.day_close,
-    "night_open": engine.night_open,
-    "night_end": engine.night_end,
-    "night_close": engine.night_close,
-}
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -81,43 +70,24 @@ def _sync_characters(game: Game, op: str, before: GameState, after: GameState) -
         )
 
 
-# The decoded state of each game as this process last committed it, with the game's sequence
-# number after that commit. Every logged step bumps the sequence, so a matching number means the
-# row still holds exactly this state: an action then skips reading and decoding 20-odd KB under
-# the lock. Filled only after commit; any direct save of the row forgets it (signal below).
-_COMMITTED: dict[int, tuple[str, int, GameState]] = {}
-
-
-def _state_load(game: Game) -> GameState:
-    cached = _COMMITTED.get(game.pk)
-    # The seed tells games apart should an id ever be reused (a restored or test database).
-    if cached is not None and cached[:2] == (game.seed, game.seq):
-        return cached[2]
-    data = RoyaleGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
-    if data is None:
-        raise NotSetUp()
-    return GameState.from_json(data)
-
-
-@receiver(post_save, sender=RoyaleGame)
-def _state_forget(sender: type[RoyaleGame], instance: RoyaleGame, **kwargs: Any) -> None:
-    _COMMITTED.pop(instance.pk, None)
-
-
 def _run(
     *,
     game: Game,
-    before: GameState,
     op: str,
-    step: Step,
+    step: store.Step,
     payload: dict[str, Any],
     rng_seq: int,
 ) -> tuple[GameState, list[GameEvent]]:
-    """Apply one engine step to a locked game; nothing is written if the engine refuses."""
+    """Apply one engine step to a locked game; nothing is written if the engine refuses.
+
+    Setup, transitions and interventions always store a snapshot of the state; an action is kept
+    by its logged step alone, and a snapshot follows every ``ROYALE_SNAPSHOT_EVERY`` actions."""
+    loaded = store.state_load(game)
+    before = loaded.state
     after, events = step(before, dice.rng(game.seed, rng_seq, op))
-    RoyaleGame.objects.filter(pk=game.pk).update(state=after.to_json())
-    # game.seq is read when the transaction commits: by then it counts this step's events.
-    transaction.on_commit(lambda: _COMMITTED.__setitem__(game.pk, (game.seed, game.seq, after)))
+    store.state_save(
+        game=game, state=after, rng_seq=rng_seq, tail=loaded.tail + 1, force=op != "action"
+    )
     _sync_characters(game, op, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
     if after.phase == OVER and before.phase != OVER:
@@ -136,7 +106,9 @@ def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> R
         state, events = engine.new_game(
             locked.ruleset, cast, dice.rng(locked.seed, rng_seq, "setup"), placement=placement
         )
-        royale = RoyaleGame.objects.create(game=locked, state=state.to_json())
+        royale = RoyaleGame.objects.create(
+            game=locked, state=state.to_json(), state_rng_seq=rng_seq
+        )
         log = GameEvent(
             "engine_step",
             DIRECTORS,
@@ -160,9 +132,8 @@ def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
         return []
     _, events = _run(
         game=game,
-        before=_state_load(game),
         op=kind,
-        step=TRANSITIONS[kind],
+        step=store.TRANSITIONS[kind],
         payload={"day": day},
         # the core's phase event takes the next number; the engine's dice derive from it
         rng_seq=game.seq + 1,
@@ -271,7 +242,6 @@ def _action_apply(
         moment = now.timestamp()  # the engine compares seconds (search cooldown)
         after, events = _run(
             game=locked,
-            before=_state_load(locked),
             op="action",
             step=lambda state, rng: engine.apply_action(
                 _playable(state, character_id), action, rng, moment
@@ -329,93 +299,17 @@ def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- replay ---------------------------------------------------------------------------------
 
-Payload = Mapping[str, Any]
-Replayer = Callable[[GameState | None, Payload, Any, str], GameState]
 
-
-def _replay_setup(
-    state: GameState | None, p: Mapping[str, Any], rng: Any, ruleset: str
-) -> GameState:
-    cast = [(int(cid), str(name)) for cid, name in p["characters"]]
-    return engine.new_game(ruleset, cast, rng, placement=p.get("placement") or None)[0]
-
-
-def _replay_action(
-    state: GameState | None, p: Mapping[str, Any], rng: Any, ruleset: str
-) -> GameState:
-    assert state is not None  # noqa: S101  (a log always starts with its setup step)
-    return engine.apply_action(state, engine.action_from_json(p["action"]), rng, p["now"])[0]
-
-
-def _replay_transition(kind: str) -> Replayer:
-    def replay(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
-        assert state is not None  # noqa: S101  (a log always starts with its setup step)
-        return TRANSITIONS[kind](state, rng)[0]
-
-    return replay
-
-
-# How each logged ``engine_step`` op is re-run; interventions register theirs here too.
-REPLAYERS: dict[str, Replayer] = {
-    "setup": _replay_setup,
-    "action": _replay_action,
-    **{kind: _replay_transition(kind) for kind in TRANSITIONS},
-}
-
-
-def royale_replay(*, game: Game) -> GameState | None:
-    """Rebuild the state from the seed and the log's engine steps alone."""
-    state: GameState | None = None
-    steps = Event.objects.filter(game=game, kind="engine_step").order_by("seq")
-    for event in steps.values_list("payload", flat=True).iterator():
-        op = event["op"]
-        rng = dice.rng(game.seed, int(event["rng_seq"]), op)
-        state = REPLAYERS[op](state, event, rng, game.ruleset)
-    return state
+def royale_replay(*, game: Game, upto: int | None = None) -> GameState | None:
+    """Rebuild the state from the seed and the log's engine steps alone (up to the step
+    numbered ``upto``, or all of them)."""
+    return store.replay(game=game, base=None, steps=store.steps_after(game, None), upto=upto)
 
 
 # --- director interventions -----------------------------------------------------------------
 # Each intervention is one engine step (royale.engine.director) run through ``_run``: logged as
 # an ``engine_step`` whose payload is exactly what the engine function needs, so the same call
 # runs live and on replay. Every event it appends carries the director and the reason.
-
-from collections.abc import Sequence  # noqa: E402  (this section is appended to the module)
-from datetime import timedelta  # noqa: E402
-
-from django.contrib.auth.models import User  # noqa: E402
-
-from games.engine.errors import InvalidInput, WrongPhase  # noqa: E402
-from games.errors import NoStartDate  # noqa: E402
-from games.models import TimetableOverride  # noqa: E402
-from royale.engine import director as director_engine  # noqa: E402
-
-Intervention = Callable[[GameState, Payload, Any], tuple[GameState, list[Any]]]
-
-# The engine call of each op, from its logged payload.
-INTERVENTIONS: dict[str, Intervention] = {
-    "adjust": lambda s, p, rng: director_engine.adjust(
-        s, int(p["character"]), rng, hp=int(p["hp"]), mp=int(p["mp"]), bleeding=p["bleeding"]
-    ),
-    "relocate": lambda s, p, rng: director_engine.relocate(
-        s, int(p["character"]), str(p["place"]), rng
-    ),
-    "give": lambda s, p, rng: director_engine.give(s, int(p["character"]), str(p["kind"]), rng),
-    "take": lambda s, p, rng: director_engine.take(s, int(p["item"]), rng),
-    "airdrop": lambda s, p, rng: director_engine.drop_supplies(
-        s, [str(x) for x in p["selectors"]], rng
-    ),
-}
-
-
-def _replay_intervention(op: str) -> Replayer:
-    def replay(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
-        assert state is not None  # noqa: S101  (a log always starts with its setup step)
-        return INTERVENTIONS[op](state, p, rng)[0]
-
-    return replay
-
-
-REPLAYERS.update({op: _replay_intervention(op) for op in INTERVENTIONS})
 
 
 def _reason_required(reason: str) -> str:
@@ -432,7 +326,7 @@ def royale_intervene(
     on a game that is not live, or when the engine refuses. Allowed while paused: pausing is how
     a director stops the game to fix it."""
     reason = _reason_required(reason)
-    if op not in INTERVENTIONS:
+    if op not in store.INTERVENTIONS:
         raise InvalidInput(op=op)
     payload = dict(args)
     with transaction.atomic():
@@ -441,9 +335,8 @@ def royale_intervene(
             raise GameNotLive()
         after, events = _run(
             game=locked,
-            before=_state_load(locked),
             op=op,
-            step=lambda state, rng: INTERVENTIONS[op](state, payload, rng),
+            step=lambda state, rng: store.INTERVENTIONS[op](state, payload, rng),
             payload=payload,
             rng_seq=locked.seq + 1,
         )

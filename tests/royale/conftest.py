@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -106,20 +107,38 @@ def empty_royale_game(number: str, names: tuple[str, ...]) -> Game:
     return game
 
 
-def give(game: Game, name: str, selector: str) -> int:
-    """Arrange a test: hand a character an item through the engine's own grant (logged)."""
-    from games.engine import dice
-    from royale import engine
-    from royale.engine.state import GameState
+def state_of(game: Game) -> Any:
+    """The game's current state (snapshot and logged steps), as the site reads it."""
+    from royale.selectors import royale_state
+
+    return royale_state(game=Game.objects.get(pk=game.pk))
+
+
+def state_edit(game: Game, edit: Callable[[Any], Any]) -> Any:
+    """Arrange a test by editing the current state in place of the log: ``edit`` changes the
+    state it is given (or returns a new one), stored as a snapshot covering every step logged so
+    far. (Replay no longer matches such a game.)"""
     from royale.models import RoyaleGame
 
+    fresh = Game.objects.get(pk=game.pk)
+    state = state_of(fresh)
+    state = edit(state) or state
     royale = RoyaleGame.objects.get(pk=game.pk)
-    state = GameState.from_json(royale.state)
-    cid = Character.objects.get(game=game, name=name).pk
-    state, _ = engine.grant_item(state, cid, selector, dice.rng(game.seed, 0, "test"), "test")
     royale.state = state.to_json()
+    royale.state_rng_seq = fresh.seq
     royale.save()
-    return state.characters[cid].pack[-1]
+    return state
+
+
+def give(game: Game, name: str, selector: str) -> int:
+    """Arrange a test: hand a character an item through the engine's own grant."""
+    from games.engine import dice
+    from royale import engine
+
+    cid = Character.objects.get(game=game, name=name).pk
+    rng = dice.rng(game.seed, 0, "test")
+    state = state_edit(game, lambda s: engine.grant_item(s, cid, selector, rng, "test")[0])
+    return int(state.characters[cid].pack[-1])
 
 
 def aim(game: Game, attacker: str, target: str) -> str:
@@ -128,27 +147,21 @@ def aim(game: Game, attacker: str, target: str) -> str:
     Searches draw at random among everyone present; a test that needs forty attackers to have
     found the same target sets that outcome in the state instead of searching for it.
     """
-    from royale.engine.state import Found, GameState
-    from royale.models import RoyaleGame
+    from royale.engine.state import Found
 
-    royale = RoyaleGame.objects.get(pk=game.pk)
-    state = GameState.from_json(royale.state)
     ids = dict(Character.objects.filter(game=game).values_list("name", "pk"))
-    me = state.characters[ids[attacker]]
     handle = f"{ids[attacker]:06x}{ids[target]:06x}"
-    assert me.place is not None
-    me.found = Found("character", me.place, ids[target], handle)
-    royale.state = state.to_json()
-    royale.save()
+
+    def found(state: Any) -> None:
+        me = state.characters[ids[attacker]]
+        assert me.place is not None
+        me.found = Found("character", me.place, ids[target], handle)
+
+    state_edit(game, found)
     return handle
 
 
 def set_hp(game: Game, name: str, hp: int) -> None:
     """Arrange a test: a character worn down to ``hp`` by earlier fights."""
-    from royale.models import RoyaleGame
-
-    royale = RoyaleGame.objects.get(pk=game.pk)
-    for c in royale.state["characters"]:
-        if c["name"] == name:
-            c["hp"] = hp
-    royale.save()
+    cid = Character.objects.get(game=game, name=name).pk
+    state_edit(game, lambda state: setattr(state.characters[cid], "hp", hp))

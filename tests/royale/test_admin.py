@@ -11,15 +11,11 @@ from django.test import Client
 
 from games.models import Character, Event, Game, TimetableOverride
 from royale import services
-from royale.engine.state import GONE_VANISHED, GameState
+from royale.engine.state import GONE_VANISHED
 from royale.models import RoyaleGame
-from tests.royale.conftest import BJ, Player, bj, empty_royale_game, night_one, players
+from tests.royale.conftest import BJ, Player, bj, empty_royale_game, night_one, players, state_of
 
 pytestmark = pytest.mark.django_db
-
-
-def state_of(game: Game) -> GameState:
-    return GameState.from_json(RoyaleGame.objects.get(pk=game.pk).state)
 
 
 def ids(game: Game) -> dict[str, int]:

@@ -12,7 +12,6 @@ from django.db import connections
 
 from games import services as game_services
 from games.models import Announcement, Character, Event, Game, TransitionRecord
-from royale.engine.state import GameState
 from royale.models import RoyaleGame
 from tests.royale.conftest import (
     aim,
@@ -23,13 +22,10 @@ from tests.royale.conftest import (
     players,
     royale_game,
     set_hp,
+    state_of,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def state_of(game: Game) -> GameState:
-    return GameState.from_json(RoyaleGame.objects.get(pk=game.pk).state)
 
 
 def test_moves_and_searches_cost_5_mp_and_searches_are_30_seconds_apart(
@@ -133,13 +129,13 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(
     night_one(game)
     cast = players(game)
     cast["甲"].act("spawn", place="监狱")
-    before = RoyaleGame.objects.get(pk=game.pk).state
+    before = state_of(game).to_json()
     events = Event.objects.filter(game=game).count()
     response = cast["甲"].act(kind, **fields)
     assert 400 <= response.status_code < 500, response.content
     assert response.json()["code"] == code
     assert response.json()["message"]
-    assert RoyaleGame.objects.get(pk=game.pk).state == before
+    assert state_of(game).to_json() == before
     assert Event.objects.filter(game=game).count() == events
 
 

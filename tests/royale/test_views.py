@@ -15,8 +15,7 @@ from games import services as game_services
 from games.models import Announcement, AnnouncementStatus, Character, CharacterStatus, Game
 from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
-from royale.models import RoyaleGame
-from tests.royale.conftest import bj, night_one, players, royale_game
+from tests.royale.conftest import bj, night_one, players, royale_game, state_edit, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +24,6 @@ def page(client: Client, game: Game, **params: str) -> str:
     response = client.get(f"/play/{game.number}/me/", params)
     assert response.status_code == 200, response.content[:500]
     return response.content.decode()
-
-
-def state_of(game: Game) -> GameState:
-    return GameState.from_json(RoyaleGame.objects.get(pk=game.pk).state)
 
 
 def visible_text(markup: str) -> str:
@@ -395,11 +390,7 @@ def _has(game: Game, place: str, category: str) -> bool:
 
 
 def _edit(game: Game, edit: Any) -> None:
-    royale = RoyaleGame.objects.get(pk=game.pk)
-    state = GameState.from_json(royale.state)
-    edit(state)
-    royale.state = state.to_json()
-    royale.save(update_fields=["state"])
+    state_edit(game, edit)
 
 
 def _give(game: Game, cid: int, *, hands: list[int], pack: list[int]) -> None:

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import selectors
 from royale.models import RoyaleGame
+from royale.selectors import royale_state
 from royale.services import royale_replay
 
 
@@ -21,7 +22,10 @@ def _differences(path: str, stored: Any, rebuilt: Any, out: list[str]) -> None:
 
 
 class Command(BaseCommand):
-    help = "Rebuild a battle royale's state from its seed and log, and compare with the stored one."
+    help = (
+        "Rebuild a battle royale's state from its seed and log, and compare it with the stored "
+        "snapshot (at the snapshot's step) and with the current state."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("number", help="the game's number, e.g. 256")
@@ -31,9 +35,19 @@ class Command(BaseCommand):
         royale = RoyaleGame.objects.filter(pk=game.pk).first() if game else None
         if game is None or royale is None:
             raise CommandError(f"no battle royale numbered {number}")
-        rebuilt = royale_replay(game=game)
         differences: list[str] = []
-        _differences("state", royale.state, rebuilt.to_json() if rebuilt else None, differences)
+        at_snapshot = royale_replay(game=game, upto=royale.state_rng_seq)
+        _differences(
+            "snapshot",
+            royale.state,
+            at_snapshot.to_json() if at_snapshot else None,
+            differences,
+        )
+        rebuilt = royale_replay(game=game)
+        current = royale_state(game=game)
+        _differences(
+            "state", current.to_json(), rebuilt.to_json() if rebuilt else None, differences
+        )
         for line in differences[:50]:
             self.stderr.write(line)
         if differences:
