@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -15,9 +17,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from games import live  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         # Static files from daphne itself unless a proxy serves them (SERVE_STATIC=0).
         "http": ASGIStaticFilesHandler(django_asgi_app)
@@ -28,6 +31,13 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope: Any, receive: Any, send: Any) -> None:
+    # Pushes from request threads go through this loop (games.live).
+    live.loop_bind(asyncio.get_running_loop())
+    await router(scope, receive, send)
+
 
 # Everything loaded so far lives as long as the process: move it out of the collector's sight,
 # so full collections stop pausing every socket for 50-200 ms (measured by tests/bench).

@@ -48,15 +48,16 @@ INSTALLED_APPS = [
     "werewolf",
 ]
 
+# Django's stock middleware, run inline on the event loop under ASGI (config/middleware.py).
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.Security",
+    "config.middleware.Session",
+    "config.middleware.Locale",
+    "config.middleware.Common",
+    "config.middleware.Csrf",
+    "config.middleware.Authentication",
+    "config.middleware.Messages",
+    "config.middleware.XFrameOptions",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -142,7 +143,7 @@ CHANNEL_LAYERS = {
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.Cache",  # Django's, sharing its connections (config/cache.py)
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "wy"),
     }

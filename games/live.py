@@ -7,7 +7,10 @@ public one and its private one, each numbered without gaps.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,6 +20,9 @@ from channels.layers import get_channel_layer
 from games.models import Audience, Event
 
 EVENT_MESSAGE_TYPE = "game.event"
+logger = logging.getLogger(__name__)
+
+Messages = list[tuple[str, list[dict[str, Any]]]]
 
 
 def group_public(game_id: int) -> str:
@@ -59,7 +65,7 @@ def frame_for_director(event: Event) -> dict[str, Any]:
     }
 
 
-def messages_for(events: Iterable[Event]) -> list[tuple[str, list[dict[str, Any]]]]:
+def messages_for(events: Iterable[Event]) -> Messages:
     """(group, frames) pairs: each event to its audience, and every event to the directors;
     one message per group, so an action's events cost one channel-layer send per group."""
     by_group: dict[str, list[dict[str, Any]]] = {}
@@ -74,16 +80,62 @@ def messages_for(events: Iterable[Event]) -> list[tuple[str, list[dict[str, Any]
     return list(by_group.items())
 
 
-def push(messages: list[tuple[str, list[dict[str, Any]]]]) -> None:
-    """Send after commit. At most once: a lost frame is recovered from the log over HTTP."""
+# The server's event loop (bound by config.asgi), where pushes from request threads are queued.
+_server_loop: asyncio.AbstractEventLoop | None = None
+_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[Messages]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def loop_bind(loop: asyncio.AbstractEventLoop) -> None:
+    """Push from now on through this event loop (the ASGI server's)."""
+    global _server_loop  # one loop per server process
+    _server_loop = loop
+
+
+def push(messages: Messages) -> None:
+    """Send after commit. At most once: a lost frame is recovered from the log over HTTP.
+
+    In the server, the committing thread only queues the messages on the event loop, which
+    sends them in the order they were queued; the thread goes back to work (its request's
+    answer does not wait for the sockets). Elsewhere (workers, commands) it sends them itself.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(_send_all)
-    send(layer, messages)
+    loop = _server_loop
+    if loop is not None and loop.is_running():
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            _enqueue(loop, layer, messages)
+        else:
+            loop.call_soon_threadsafe(_enqueue, loop, layer, messages)
+        return
+    async_to_sync(_send_all)(layer, messages)
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, list[dict[str, Any]]]]) -> None:
+def _enqueue(loop: asyncio.AbstractEventLoop, layer: Any, messages: Messages) -> None:
+    queue = _queues.get(loop)
+    if queue is None:
+        queue = _queues[loop] = asyncio.Queue()
+        loop.create_task(_drain(layer, queue))
+    queue.put_nowait(messages)
+
+
+async def _drain(layer: Any, queue: asyncio.Queue[Messages]) -> None:
+    while True:
+        messages = await queue.get()
+        try:
+            await _send_all(layer, messages)
+        except Exception:
+            # The frames are in the log: clients fetch what they miss; the queue goes on.
+            logger.exception("push failed")
+
+
+async def _send_all(layer: Any, messages: Messages) -> None:
     for group, frames in messages:
         # Serialised once here rather than by each of the group's sockets.
         texts = [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames]

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import live
 from games.engine import dice
-from games.engine.errors import Forbidden, InvalidInput, NotFound, WrongPhase
+from games.engine.errors import Forbidden, InvalidInput, NotFound, RuleError, WrongPhase
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused, NoStartDate
 from games.models import (
@@ -196,18 +196,17 @@ def action_submit(
     This is the hot path of a night: under the lock it reads the game row and (unless this
     process holds it already) the state, and nothing else.
     """
-    if key is not None:
-        if not KEY_PATTERN.match(key):
-            raise BadIdempotencyKey()
-        done = _answered(game_id, character_id, key)
-        if done is not None:
-            return done
+    if key is not None and not KEY_PATTERN.match(key):
+        raise BadIdempotencyKey()
     try:
         return _action_apply(
             game_id=game_id, character_id=character_id, data=data, key=key, now=now
         )
-    except IntegrityError:
-        # The same key raced in twice: the other request won and this one was rolled back.
+    except (IntegrityError, RuleError):
+        # A retry of an applied request fails one way or the other: the rules refuse it now
+        # (the first one changed the state), or its key is taken (it raced the first one in
+        # and was rolled back). Either way, the first answer stands. Looking the key up only
+        # here keeps a query off every first request.
         done = _answered(game_id, character_id, key) if key is not None else None
         if done is None:
             raise

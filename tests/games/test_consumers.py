@@ -191,3 +191,25 @@ async def test_a_push_is_sent_only_after_commit(game: Game, passwords: dict[str,
     await database_sync_to_async(rolled_back)()
     assert await a.receive_nothing(timeout=0.5)
     await a.disconnect()
+
+
+async def test_pushes_from_request_threads_arrive_in_commit_order(
+    game: Game, passwords: dict[str, str], cast: dict[str, Character]
+) -> None:
+    # The socket's application binds this loop: commits in other threads only queue their
+    # frames on it (games.live.push), and the loop sends them in the order queued.
+    a = await connect(
+        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
+    )
+
+    def burst() -> None:
+        for n in range(30):
+            services.event_record(
+                game=game, events=[GameEvent("note", to_character(cast["甲"].pk), {"n": n})]
+            )
+
+    await database_sync_to_async(burst)()
+    frames = [await a.receive_json_from(timeout=3) for _ in range(30)]
+    assert [f["payload"]["n"] for f in frames] == list(range(30))
+    assert [f["stream_seq"] for f in frames] == list(range(1, 31))
+    await a.disconnect()

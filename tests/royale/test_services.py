@@ -99,7 +99,9 @@ def test_a_retried_request_with_the_same_key_applies_once(at_night_one: Any) -> 
     game = royale_game("256", ("甲",))
     night_one(game)
     a = players(game)["甲"]
-    a.act("spawn", place="监狱")
+    spawned = a.act("spawn", place="监狱", key="s-1")
+    # the rules would refuse a second spawn: the retry still gets the first answer
+    assert a.act("spawn", place="监狱", key="s-1").json() == spawned.json()
     first = a.act("move", place="医院", key="k-123")
     second = a.act("move", place="医院", key="k-123")
     assert first.status_code == second.status_code == 200
@@ -293,8 +295,15 @@ def test_a_nights_death_is_public_only_from_the_morning_report(
 def test_the_last_survivor_ends_the_game_and_the_seed_is_revealed(at_night_one: Any) -> None:
     game = royale_game("256", ("甲", "乙"))
     night_one(game)
-    players(game)["甲"].act("spawn", place="监狱")
-    game_services.transitions_run_due(now=bj(3, 0, 1))  # 乙 drowns after night 2
+    a = players(game)["甲"]
+    a.act("spawn", place="监狱")
+    game_services.transitions_run_due(now=bj(2, 21, 12))  # night 2 open
+    at_night_one.move_to(bj(2, 21, 12))
+    vanishing = state_of(game).shrink_tonight
+    if "监狱" in vanishing:  # 甲 keeps out of the water
+        safe = next(p for p in state_of(game).places_on_map() if p not in vanishing)
+        assert a.act("move", place=safe).status_code == 200
+    game_services.transitions_run_due(now=bj(3, 0, 1))  # 乙 (never spawned) drowns after night 2
     game.refresh_from_db()
     assert (game.status, game.seed_revealed) == ("finished", True)
     finished = Event.objects.get(game=game, kind="game_finished")
