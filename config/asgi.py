@@ -6,10 +6,15 @@ import os
 import sys
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
+
+from config.handlers import Handler  # noqa: E402  (needs Django set up first)
+
+# Django's handler, lending each request a pooled thread (config/handlers.py).
+django_asgi_app = Handler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -23,6 +23,7 @@ EVENT_MESSAGE_TYPE = "game.event"
 logger = logging.getLogger(__name__)
 
 Messages = list[tuple[str, list[dict[str, Any]]]]
+Texts = list[tuple[str, list[str]]]  # the same, each frame serialised
 
 
 def group_public(game_id: int) -> str:
@@ -82,7 +83,7 @@ def messages_for(events: Iterable[Event]) -> Messages:
 
 # The server's event loop (bound by config.asgi), where pushes from request threads are queued.
 _server_loop: asyncio.AbstractEventLoop | None = None
-_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[Messages]] = (
+_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[Texts]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -96,13 +97,19 @@ def loop_bind(loop: asyncio.AbstractEventLoop) -> None:
 def push(messages: Messages) -> None:
     """Send after commit. At most once: a lost frame is recovered from the log over HTTP.
 
-    In the server, the committing thread only queues the messages on the event loop, which
-    sends them in the order they were queued; the thread goes back to work (its request's
-    answer does not wait for the sockets). Elsewhere (workers, commands) it sends them itself.
+    In the server, the committing thread serialises the frames and queues them on the event
+    loop, which sends whatever has queued up together, each group's frames in queue order; the
+    thread goes back to work without waiting for the sockets. Elsewhere (workers, commands) the
+    thread sends them itself.
     """
     layer = get_channel_layer()
     if layer is None:
         return
+    # Serialised once here rather than by each of the group's sockets.
+    texts = [
+        (group, [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames])
+        for group, frames in messages
+    ]
     loop = _server_loop
     if loop is not None and loop.is_running():
         try:
@@ -110,33 +117,42 @@ def push(messages: Messages) -> None:
         except RuntimeError:
             running = None
         if running is loop:
-            _enqueue(loop, layer, messages)
+            _enqueue(loop, layer, texts)
         else:
-            loop.call_soon_threadsafe(_enqueue, loop, layer, messages)
+            loop.call_soon_threadsafe(_enqueue, loop, layer, texts)
         return
-    async_to_sync(_send_all)(layer, messages)
+    async_to_sync(_send_all)(layer, texts)
 
 
-def _enqueue(loop: asyncio.AbstractEventLoop, layer: Any, messages: Messages) -> None:
+def _enqueue(loop: asyncio.AbstractEventLoop, layer: Any, texts: Texts) -> None:
     queue = _queues.get(loop)
     if queue is None:
         queue = _queues[loop] = asyncio.Queue()
         loop.create_task(_drain(layer, queue))
-    queue.put_nowait(messages)
+    queue.put_nowait(texts)
 
 
-async def _drain(layer: Any, queue: asyncio.Queue[Messages]) -> None:
+async def _drain(layer: Any, queue: asyncio.Queue[Texts]) -> None:
     while True:
-        messages = await queue.get()
+        merged: dict[str, list[str]] = {}
+        batch = [await queue.get()]
+        while not queue.empty():
+            batch.append(queue.get_nowait())
+        for texts in batch:
+            for group, group_texts in texts:
+                merged.setdefault(group, []).extend(group_texts)
         try:
-            await _send_all(layer, messages)
+            await _send_all(layer, list(merged.items()))
         except Exception:
             # The frames are in the log: clients fetch what they miss; the queue goes on.
             logger.exception("push failed")
 
 
-async def _send_all(layer: Any, messages: Messages) -> None:
-    for group, frames in messages:
-        # Serialised once here rather than by each of the group's sockets.
-        texts = [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames]
-        await layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "texts": texts})
+async def _send_all(layer: Any, texts: Texts) -> None:
+    # One message per group; groups are independent streams, so they go out concurrently.
+    await asyncio.gather(
+        *(
+            layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "texts": group_texts})
+            for group, group_texts in texts
+        )
+    )

@@ -10,7 +10,8 @@ per action.
 
 Each process also keeps the state it last committed per game, with the game's ``seq`` after
 that commit. Every step bumps the sequence, so a matching number means nothing happened since:
-readers and writers then skip the database entirely.
+readers and writers then skip the database entirely; a lower one means only the steps logged
+since need re-running.
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ REPLAYERS: Mapping[str, Replayer] = {
 
 
 def steps_after(game: Game, rng_seq: int | None) -> list[Payload]:
-    """The logged steps after the one numbered ``rng_seq`` (all of them for None), in order."""
+    """The logged steps after the one numbered ``rng_seq`` (all of them for None), in order;
+    equally, given a game's ``seq`` after some commit, the steps logged after that commit."""
     steps = Event.objects.filter(game=game, kind="engine_step")
     if rng_seq is not None:
         # A step's own engine_step event is numbered at or after its rng_seq (a transition's
@@ -133,16 +135,24 @@ _COMMITTED: dict[int, tuple[str, int, GameState, int]] = {}
 def state_load(game: Game) -> Loaded:
     """The current state of a game whose ``seq`` the caller has just read."""
     cached = _COMMITTED.get(game.pk)
-    if cached is not None and cached[:2] == (game.seed, game.seq):
-        return Loaded(cached[2], cached[3])
+    if cached is not None and cached[0] == game.seed and cached[1] <= game.seq:
+        _, seq, state, tail = cached
+        if seq == game.seq:
+            return Loaded(state, tail)
+        # Steps committed since (by another process, or by a thread whose commit hook has not
+        # run yet): the log is append-only, so re-running them on what was committed is exact.
+        steps = steps_after(game, seq)
+        caught_up = replay(game=game, base=state, steps=steps)
+        assert caught_up is not None  # noqa: S101  (the base is a state)
+        return Loaded(caught_up, tail + len(steps))
     row = RoyaleGame.objects.filter(pk=game.pk).values_list("state", "state_rng_seq").first()
     if row is None:
         raise NotSetUp()
     data, rng_seq = row
     steps = steps_after(game, rng_seq)
-    state = replay(game=game, base=GameState.from_json(data), steps=steps)
-    assert state is not None  # noqa: S101  (a snapshot is never None)
-    return Loaded(state, len(steps))
+    current = replay(game=game, base=GameState.from_json(data), steps=steps)
+    assert current is not None  # noqa: S101  (a snapshot is never None)
+    return Loaded(current, len(steps))
 
 
 def state_save(

@@ -62,3 +62,22 @@ def test_a_cold_process_acts_on_the_state_with_the_logged_steps(
     store.forget()
     moved = a.act("move", place="教堂").json()["me"]
     assert (moved["place"], moved["mp"]) == ("教堂", 90)  # both earlier steps counted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_behind_the_log_re_runs_only_the_steps_it_missed(at_night_one: Any) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    cast = players(game)
+    cast["甲"].act("spawn", place="监狱")
+    behind = store._COMMITTED[game.pk]  # what this process committed so far
+    cast["乙"].act("spawn", place="教堂")
+    cast["乙"].act("move", place="医院")
+    # As if those two steps had been committed by another process:
+    store._COMMITTED[game.pk] = behind
+    fresh = Game.objects.get(pk=game.pk)
+    assert behind[1] < fresh.seq
+    loaded = store.state_load(fresh)
+    assert loaded.state.characters[cast["乙"].id].place == "医院"
+    assert loaded.tail == behind[3] + 2
+    assert loaded.state.to_json() == royale_replay(game=game).to_json()  # type: ignore[union-attr]
