@@ -929,7 +929,10 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--ping-ms", type=float, default=50.0, help="baseline ping interval")
     parser.add_argument("--games", type=int, default=5, help="games played at once (phase 2)")
     parser.add_argument(
-        "--servers", type=int, default=1, help="daphne processes (games spread over them)"
+        "--servers",
+        type=int,
+        default=2,
+        help="daphne processes, one per core (games spread over them)",
     )
     parser.add_argument("--close-games", type=int, default=25, help="games closed together")
     parser.add_argument("--places", type=int, default=4, help="crowded places per game")
