@@ -2,8 +2,9 @@
 
 Runnable alone (``python tests/bench/bench_royale_live.py``) or through ``make bench``. It uses a
 database of its own (a temporary SQLite file, or a fresh database on the PostgreSQL server of
-DATABASE_URL, dropped afterwards), Redis at REDIS_URL or an embedded one, and one daphne process
-on a free port of 127.0.0.1.
+DATABASE_URL, dropped afterwards), Redis at REDIS_URL or an embedded one, and daphne processes
+on free ports of 127.0.0.1 (--servers, default 2: one per core; each game's players all use one
+of them, as behind a proxy that routes by game).
 
 Load model. Every player is a bot in this process with a keep-alive HTTP connection and a
 websocket of its own (session cookie, Origin header), like a browser tab. In the night window a
