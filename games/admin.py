@@ -29,7 +29,7 @@ from games.models import (
 from games.registry import kind_get
 
 
-def _director(request: HttpRequest) -> User:
+def request_director(request: HttpRequest) -> User:
     # The admin only lets active staff in, so the user is a real account here.
     return cast("User", request.user)
 
@@ -43,11 +43,11 @@ class DirectorScoped(admin.ModelAdmin):
         qs = super().get_queryset(request)
         if request.user.is_superuser:
             return qs
-        return qs.filter(**{f"{self.game_path}__directors": _director(request)}).distinct()
+        return qs.filter(**{f"{self.game_path}__directors": request_director(request)}).distinct()
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "game" and not request.user.is_superuser:
-            kwargs["queryset"] = Game.objects.filter(directors=_director(request))
+            kwargs["queryset"] = Game.objects.filter(directors=request_director(request))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
@@ -136,7 +136,7 @@ class GameAdmin(admin.ModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return selectors.games_for_director(user=_director(request))
+        return selectors.games_for_director(user=request_director(request))
 
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
         if not change:
@@ -152,7 +152,7 @@ class GameAdmin(admin.ModelAdmin):
             obj._state.adding = False
         super().save_model(request, obj, form, change)
         if not change and not request.user.is_superuser:
-            obj.directors.add(_director(request))
+            obj.directors.add(request_director(request))
 
     @admin.display(description=_("控制室"))
     def control_room(self, obj: Game) -> str:
@@ -203,7 +203,12 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("生成（重置）所有角色密码"))
     def generate_passwords(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         rows = [
-            (game, services.character_passwords_generate(game=game, director=_director(request)))
+            (
+                game,
+                services.character_passwords_generate(
+                    game=game, director=request_director(request)
+                ),
+            )
             for game in queryset
         ]
         return self._credentials_page(request, str(_("角色密码（只显示这一次）")), rows, False)
@@ -211,7 +216,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("生成（重置）所有角色的登录链接"))
     def issue_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         rows = [
-            (game, services.character_links_issue(game=game, director=_director(request)))
+            (game, services.character_links_issue(game=game, director=request_director(request)))
             for game in queryset
         ]
         return self._credentials_page(request, str(_("登录链接（只显示这一次）")), rows, True)
@@ -219,7 +224,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("作废所有角色的登录链接"))
     def revoke_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         for game in queryset:
-            services.character_links_revoke(game=game, director=_director(request))
+            services.character_links_revoke(game=game, director=request_director(request))
         self.message_user(request, _("登录链接已作废。"))
 
     def _form_action(
@@ -255,7 +260,7 @@ class GameAdmin(admin.ModelAdmin):
     def advance_phase(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
             step = services.phase_advance(
-                game=game, director=_director(request), reason=data["reason"]
+                game=game, director=request_director(request), reason=data["reason"]
             )
             return f"第 {step.day} 天 · {TRANSITION_LABELS[step.kind]}"
 
@@ -267,7 +272,10 @@ class GameAdmin(admin.ModelAdmin):
     def roll_dice(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
             value = services.dice_roll(
-                game=game, director=_director(request), purpose=data["purpose"], sides=data["sides"]
+                game=game,
+                director=request_director(request),
+                purpose=data["purpose"],
+                sides=data["sides"],
             )
             return f"{data['purpose']}：{value} / {data['sides']}"
 
@@ -276,7 +284,9 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=_("结束游戏并公开种子"))
     def finish(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         def run(game: Game, data: dict[str, Any]) -> str:
-            services.game_finish(game=game, director=_director(request), reason=data["reason"])
+            services.game_finish(
+                game=game, director=request_director(request), reason=data["reason"]
+            )
             return str(_("已结束，种子已公开。"))
 
         return self._form_action(request, queryset, ReasonForm, "finish", str(_("结束游戏")), run)
@@ -318,7 +328,7 @@ class AnnouncementAdmin(DirectorScoped):
 
     def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
         if not change:
-            obj.author = _director(request)
+            obj.author = request_director(request)
         super().save_model(request, obj, form, change)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -330,7 +340,9 @@ class AnnouncementAdmin(DirectorScoped):
     @admin.action(description=_("发布所选公示"))
     def publish(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
         for announcement in queryset:
-            services.announcement_publish(announcement=announcement, director=_director(request))
+            services.announcement_publish(
+                announcement=announcement, director=request_director(request)
+            )
         self.message_user(request, _("已发布。"))
 
 

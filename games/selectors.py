@@ -12,7 +12,15 @@ from django.db.models import Q, QuerySet
 from games import live
 from games.engine import timetable as tt
 from games.engine.errors import Forbidden
-from games.models import Announcement, AnnouncementStatus, Audience, Character, Event, Game
+from games.models import (
+    Announcement,
+    AnnouncementStatus,
+    Audience,
+    Character,
+    CharacterStatus,
+    Event,
+    Game,
+)
 
 SESSION_KEY = "characters"  # session[SESSION_KEY][str(game_id)] = character id
 
@@ -40,14 +48,8 @@ def games_for_director(*, user: User) -> QuerySet[Game]:
     return Game.objects.filter(directors=user)
 
 
-def session_character_id(*, game_id: int, session: Any) -> int | None:
-    """The character this session logged in as in a game (unchecked: callers verify it)."""
-    character_id = (session.get(SESSION_KEY) or {}).get(str(game_id))
-    return None if character_id is None else int(character_id)
-
-
 def session_character(*, game: Game, session: Any) -> Character | None:
-    character_id = session_character_id(game_id=game.pk, session=session)
+    character_id = (session.get(SESSION_KEY) or {}).get(str(game.pk))
     if character_id is None:
         return None
     return Character.objects.filter(pk=character_id, game=game).first()
@@ -107,7 +109,7 @@ def stream_heads(*, viewer: Viewer) -> dict[str, int]:
 
 def deaths_public(*, game: Game) -> QuerySet[Character]:
     """Eliminations as the public knows them: announced ones only, in order."""
-    return game.characters.filter(status="eliminated", death_public=True).order_by(
+    return game.characters.filter(status=CharacterStatus.ELIMINATED, death_public=True).order_by(
         "eliminated_day", "elimination_order", "id"
     )
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import credentials, live, throttle
 from games.engine import dice
 from games.engine import timetable as tt
-from games.engine.errors import InvalidInput
+from games.engine.errors import InvalidInput, NotFound
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, LoginFailed, NoStartDate
 from games.models import (
@@ -36,7 +36,18 @@ logger = logging.getLogger(__name__)
 def game_lock(game: Game | int) -> Game:
     """Re-read the game row under a row lock (SQLite: the IMMEDIATE transaction's lock)."""
     pk = game if isinstance(game, int) else game.pk
-    return Game.objects.select_for_update().get(pk=pk)
+    locked = Game.objects.select_for_update().filter(pk=pk).first()
+    if locked is None:
+        raise NotFound()
+    return locked
+
+
+def reason_required(reason: str) -> str:
+    """A director's intervention states why (it is logged with it)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    return reason
 
 
 def game_create(
@@ -276,9 +287,7 @@ def dice_roll(
 
 def game_pause(*, game: Game, director: User, paused: bool, reason: str) -> None:
     """Pause (or resume) a game: no action is accepted and no transition runs meanwhile."""
-    reason = reason.strip()
-    if not reason:
-        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    reason = reason_required(reason)
     with transaction.atomic():
         locked = game_lock(game)
         if locked.paused == paused:
@@ -400,9 +409,7 @@ def _game_transitions_run(*, game_id: int, now: datetime) -> list[tuple[int, int
 
 def phase_advance(*, game: Game, director: User, reason: str) -> tt.Transition:
     """Open or close the next phase by hand, now (a director override, logged with reason)."""
-    reason = reason.strip()
-    if not reason:
-        raise InvalidInput("请填写理由。", message_en="A reason is required.")
+    reason = reason_required(reason)
     with transaction.atomic():
         locked = game_lock(game)
         if not locked.is_live:

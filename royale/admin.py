@@ -28,6 +28,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as game_selectors
 from games import services as game_services
+from games.admin import request_director
 from games.engine.errors import RuleError
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
 from royale import services
@@ -40,16 +41,11 @@ TIER_LABELS = {"green": _("绿"), "blue": _("蓝"), "purple": _("紫"), "orange"
 MODE_LABELS = {MODE_ACT: _("行动"), MODE_REST: _("静养"), "": _("未选择")}
 
 
-def _director(request: HttpRequest) -> User:
-    # The admin only lets active staff in, so the user is a real account here.
-    return cast("User", request.user)
-
-
 def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, RoyaleGame]:
     """The game if the signed-in user directs it; otherwise 404, so another director's game
     looks exactly like a game that does not exist."""
     game = (
-        game_selectors.games_for_director(user=_director(request))
+        game_selectors.games_for_director(user=request_director(request))
         .filter(pk=game_id, kind="royale")
         .first()
     )
@@ -415,13 +411,15 @@ class RoyaleGameAdmin(admin.ModelAdmin):
         qs = super().get_queryset(request)
         if request.user.is_superuser:
             return qs
-        return qs.filter(game__directors=_director(request))
+        return qs.filter(game__directors=request_director(request))
 
     def _directs_any(self, request: HttpRequest) -> bool:
         user = request.user
         if not (user.is_active and user.is_staff):
             return False
-        return user.is_superuser or Game.objects.filter(directors=_director(request)).exists()
+        return (
+            user.is_superuser or Game.objects.filter(directors=request_director(request)).exists()
+        )
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self._directs_any(request)
@@ -429,7 +427,7 @@ class RoyaleGameAdmin(admin.ModelAdmin):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is None:
             return self._directs_any(request)
-        return game_selectors.game_is_directed_by(game=obj.game, user=_director(request))
+        return game_selectors.game_is_directed_by(game=obj.game, user=request_director(request))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a royale state is dealt by royale_setup, never typed in
@@ -554,7 +552,7 @@ class RoyaleGameAdmin(admin.ModelAdmin):
             messages.error(request, _("表单有误，未作任何改动。"))
             return self.control_view(request, game_id, bound={op: form})
         try:
-            done = RUNS[op](game, _director(request), form.cleaned_data)
+            done = RUNS[op](game, request_director(request), form.cleaned_data)
         except RuleError as exc:
             messages.error(request, f"{FORM_TITLES.get(op, op)}：{exc.text}")
         else:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import live
 from games.engine import dice
-from games.engine.errors import Forbidden, InvalidInput, NotFound, RuleError, WrongPhase
+from games.engine.errors import Forbidden, InvalidInput, RuleError, WrongPhase
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused, NoStartDate
 from games.models import (
@@ -29,7 +29,7 @@ from games.models import (
     Game,
     TimetableOverride,
 )
-from games.services import events_append, game_lock, game_mark_finished
+from games.services import events_append, game_lock, game_mark_finished, reason_required
 from royale import engine, store
 from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
 from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
@@ -229,9 +229,7 @@ def _action_apply(
     now: datetime,
 ) -> dict[str, Any]:
     with transaction.atomic():
-        locked = Game.objects.select_for_update().filter(pk=game_id).first()
-        if locked is None:
-            raise NotFound()
+        locked = game_lock(game_id)
         if not locked.is_live:
             raise GameNotLive()
         if locked.paused:
@@ -311,20 +309,13 @@ def royale_replay(*, game: Game, upto: int | None = None) -> GameState | None:
 # runs live and on replay. Every event it appends carries the director and the reason.
 
 
-def _reason_required(reason: str) -> str:
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("请填写理由。", message_en="A reason is required.")
-    return reason
-
-
 def royale_intervene(
     *, game: Game, director: User, op: str, args: Mapping[str, Any], reason: str
 ) -> GameState:
     """Run one intervention now, under the game lock; refused (nothing written) without a reason,
     on a game that is not live, or when the engine refuses. Allowed while paused: pausing is how
     a director stops the game to fix it."""
-    reason = _reason_required(reason)
+    reason = reason_required(reason)
     if op not in store.INTERVENTIONS:
         raise InvalidInput(op=op)
     payload = dict(args)
@@ -397,7 +388,7 @@ def window_extend(*, game: Game, director: User, minutes: int, reason: str) -> d
     night close keeps at least its usual distance after the window's end, so the scheduler
     never sees a close before its end. Returns the new end.
     """
-    reason = _reason_required(reason)
+    reason = reason_required(reason)
     if not 1 <= minutes <= EXTEND_MAX_MINUTES:
         raise InvalidInput(
             f"延长时间须在 1 到 {EXTEND_MAX_MINUTES} 分钟之间。",

@@ -35,8 +35,8 @@ from royale.models import RoyaleGame
 
 Step = Callable[[GameState, Any], tuple[GameState, list[Any]]]
 Payload = Mapping[str, Any]
-Replayer = Callable[[GameState | None, Payload, Any, str], GameState]
-Intervention = Callable[[GameState, Payload, Any], tuple[GameState, list[Any]]]
+# An engine step from its logged payload: (state, payload, rng) -> (state, events).
+Logged = Callable[[GameState, Payload, Any], tuple[GameState, list[Any]]]
 
 # The engine functions the scheduler's transitions call, by transition kind.
 TRANSITIONS: Mapping[str, Step] = {
@@ -49,7 +49,7 @@ TRANSITIONS: Mapping[str, Step] = {
 
 # The directors' interventions: the engine call of each op, from its logged payload, so the same
 # call runs live and on replay.
-INTERVENTIONS: Mapping[str, Intervention] = {
+INTERVENTIONS: Mapping[str, Logged] = {
     "adjust": lambda s, p, rng: director_engine.adjust(
         s, int(p["character"]), rng, hp=int(p["hp"]), mp=int(p["mp"]), bleeding=p["bleeding"]
     ),
@@ -64,34 +64,17 @@ INTERVENTIONS: Mapping[str, Intervention] = {
 }
 
 
-def _replay_setup(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
-    cast = [(int(cid), str(name)) for cid, name in p["characters"]]
-    return engine.new_game(ruleset, cast, rng, placement=p.get("placement") or None)[0]
-
-
-def _replay_action(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
-    assert state is not None  # noqa: S101  (a log always starts with its setup step)
-    return engine.apply_action(state, engine.action_from_json(p["action"]), rng, p["now"])[0]
-
-
-def _replay_with(step: Callable[[GameState, Payload, Any], tuple[GameState, Any]]) -> Replayer:
-    def replay(state: GameState | None, p: Payload, rng: Any, ruleset: str) -> GameState:
-        assert state is not None  # noqa: S101  (a log always starts with its setup step)
-        return step(state, p, rng)[0]
-
-    return replay
-
-
-def _transition_step(kind: str) -> Callable[[GameState, Payload, Any], tuple[GameState, Any]]:
+def _transition(kind: str) -> Logged:
     return lambda state, p, rng: TRANSITIONS[kind](state, rng)
 
 
-# How each logged ``engine_step`` op is re-run.
-REPLAYERS: Mapping[str, Replayer] = {
-    "setup": _replay_setup,
-    "action": _replay_action,
-    **{kind: _replay_with(_transition_step(kind)) for kind in TRANSITIONS},
-    **{op: _replay_with(fn) for op, fn in INTERVENTIONS.items()},
+# How each logged ``engine_step`` op after the setup is re-run.
+REPLAYERS: Mapping[str, Logged] = {
+    "action": lambda state, p, rng: engine.apply_action(
+        state, engine.action_from_json(p["action"]), rng, p["now"]
+    ),
+    **{kind: _transition(kind) for kind in TRANSITIONS},
+    **INTERVENTIONS,
 }
 
 
@@ -117,7 +100,13 @@ def replay(
             break
         op = str(step["op"])
         rng = dice.rng(game.seed, int(step["rng_seq"]), op)
-        state = REPLAYERS[op](state, step, rng, game.ruleset)
+        if op == "setup":  # a log always starts with it
+            cast = [(int(cid), str(name)) for cid, name in step["characters"]]
+            placement = step.get("placement") or None
+            state = engine.new_game(game.ruleset, cast, rng, placement=placement)[0]
+        else:
+            assert state is not None  # noqa: S101  (after the setup, or on a snapshot)
+            state = REPLAYERS[op](state, step, rng)[0]
     return state
 
 
@@ -179,6 +168,12 @@ def forget(*, game_id: int | None = None) -> None:
 
 
 @receiver(post_save, sender=RoyaleGame)
-def _state_forget(sender: type[RoyaleGame], instance: RoyaleGame, **kwargs: Any) -> None:
-    # A direct save of the row (the admin, a test) may change the snapshot under the cache.
-    forget(game_id=instance.pk)
+def _state_forget(
+    sender: type[RoyaleGame],
+    instance: RoyaleGame,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: Any,
+) -> None:
+    # A direct save of the snapshot (a test arranging a state) may change it under the cache.
+    if update_fields is None or "state" in update_fields:
+        forget(game_id=instance.pk)
