@@ -7,7 +7,6 @@ Every write goes through a service; this module only reads, validates and render
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -23,6 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -35,9 +35,9 @@ from royale import services
 from royale.engine.ruleset import TIERED_CATEGORIES, Ruleset, get_ruleset
 from royale.engine.state import MODE_ACT, MODE_REST, GameState
 from royale.models import RoyaleGame
-from royale.selectors import director_view, royale_state
+from royale.selectors import director_view, royale_state, search_cooldown_left
+from royale.views import TIER_LABELS
 
-TIER_LABELS = {"green": _("绿"), "blue": _("蓝"), "purple": _("紫"), "orange": _("橙")}
 MODE_LABELS = {MODE_ACT: _("行动"), MODE_REST: _("静养"), "": _("未选择")}
 
 
@@ -89,50 +89,53 @@ def _character_choices(state: GameState | None) -> list[tuple[int, str]]:
     ]
 
 
-class AdjustForm(_ReasonForm):
+class _CharacterForm(_ReasonForm):
+    """An intervention on one living character."""
+
     character = forms.TypedChoiceField(label=_("角色"), coerce=int)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast("forms.ChoiceField", self.fields["character"]).choices = _character_choices(self.state)
+
+
+class AdjustForm(_CharacterForm):
     hp = forms.IntegerField(
         label=_("生命 ±"), initial=0, required=False, min_value=-1000, max_value=1000
     )
     mp = forms.IntegerField(
         label=_("体力 ±"), initial=0, required=False, min_value=-1000, max_value=1000
     )
-    bleeding = forms.TypedChoiceField(
-        label=_("流血"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        choices=[("", _("不变")), ("0", _("止血")), ("10", _("流血 10"))],
-    )
+    bleeding = forms.TypedChoiceField(label=_("流血"), coerce=int, empty_value=None, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        cast("forms.ChoiceField", self.fields["character"]).choices = _character_choices(self.state)
+        # the bleeding amounts are those the ruleset's weapons inflict
+        rs = get_ruleset(self.state.ruleset) if self.state else None
+        amounts = sorted({k.bleeding for k in rs.kinds.values() if k.bleeding}) if rs else []
+        cast("forms.ChoiceField", self.fields["bleeding"]).choices = [
+            ("", _("不变")),
+            ("0", _("止血")),
+            *((str(n), _("流血 %(n)s") % {"n": n}) for n in amounts),
+        ]
 
 
-class RelocateForm(_ReasonForm):
-    character = forms.TypedChoiceField(label=_("角色"), coerce=int)
+class RelocateForm(_CharacterForm):
     place = forms.ChoiceField(label=_("移动到"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        cast("forms.ChoiceField", self.fields["character"]).choices = _character_choices(self.state)
         places = self.state.places_on_map() if self.state else []
         cast("forms.ChoiceField", self.fields["place"]).choices = [(p, p) for p in places]
 
 
-class GiveForm(_ReasonForm):
-    character = forms.TypedChoiceField(label=_("角色"), coerce=int)
+class GiveForm(_CharacterForm):
     kind = forms.CharField(
         label=_("道具"),
         max_length=120,
         help_text=_("道具键（如 supply:[HP30]精油）或 类别:品级（如 weapon:blue，抽一件未出现的）"),
         widget=forms.TextInput(attrs={"list": "kind-keys", "size": 28}),
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast("forms.ChoiceField", self.fields["character"]).choices = _character_choices(self.state)
 
 
 class TakeForm(_ReasonForm):
@@ -212,10 +215,14 @@ FORM_TITLES = {
 }
 
 
+def _tier_label(tier: str | None) -> str:
+    return gettext(TIER_LABELS[tier]) if tier else ""
+
+
 def _kind_label(rs: Ruleset, state: GameState, iid: int) -> str:
     item = state.items[iid]
     kind = rs.kinds[item.kind]
-    tier = f"{TIER_LABELS.get(kind.tier, kind.tier)}·" if kind.tier else ""
+    tier = f"{_tier_label(kind.tier)}·" if kind.tier else ""
     uses = f"（剩 {item.uses} 次）" if item.uses is not None else ""
     return f"{tier}{kind.name}{uses}"
 
@@ -311,12 +318,6 @@ RUNS: dict[str, Run] = {
 # --- what the page shows ------------------------------------------------------------------------
 
 
-def _cooldown_left(rs: Ruleset, last: float | None, now: float) -> int:
-    if last is None:
-        return 0
-    return max(0, math.ceil(rs.search_cooldown - (now - float(last))))
-
-
 def state_context(game: Game, royale: RoyaleGame, now: datetime) -> dict[str, Any]:
     """Everything the live panel shows: the window, the map, every character's full state."""
     state = royale_state(game=game)
@@ -326,7 +327,7 @@ def state_context(game: Game, royale: RoyaleGame, now: datetime) -> dict[str, An
     moment = now.timestamp()
 
     def item_row(data: dict[str, Any]) -> dict[str, Any]:
-        return {**data, "tier_label": TIER_LABELS.get(data["tier"] or "", "")}
+        return {**data, "tier_label": _tier_label(data["tier"])}
 
     characters = []
     for c in view["characters"]:
@@ -342,7 +343,7 @@ def state_context(game: Game, royale: RoyaleGame, now: datetime) -> dict[str, An
             else:
                 seen = str(_("一无所获"))
             seen += f" @{found['place']}"
-        left = _cooldown_left(rs, c["last_search_at"], moment)
+        left = search_cooldown_left(rs, c["last_search_at"], moment)
         characters.append(
             {
                 **c,

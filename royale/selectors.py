@@ -10,10 +10,11 @@ import math
 from datetime import datetime
 from typing import Any
 
-from games.models import Character, Game
+from games.models import Character as CharacterRow
+from games.models import Game
 from royale import store
 from royale.engine.ruleset import ItemKind, Ruleset, get_ruleset
-from royale.engine.state import GameState, Item
+from royale.engine.state import Character, GameState, Item
 
 
 def _item(rs: Ruleset, item: Item, *, in_hand: bool) -> dict[str, Any]:
@@ -35,12 +36,23 @@ def _item(rs: Ruleset, item: Item, *, in_hand: bool) -> dict[str, Any]:
     }
 
 
+def _held(rs: Ruleset, state: GameState, c: Character) -> list[dict[str, Any]]:
+    return [_item(rs, state.items[i], in_hand=True) for i in c.hands] + [
+        _item(rs, state.items[i], in_hand=False) for i in c.pack
+    ]
+
+
+def search_cooldown_left(rs: Ruleset, last: float | None, now: float) -> int:
+    """Whole seconds until a character may search again (0: now)."""
+    if last is None:
+        return 0
+    return max(0, math.ceil(rs.search_cooldown - (now - float(last))))
+
+
 def character_view(*, state: GameState, character_id: int, now: float) -> dict[str, Any]:
     """What a character knows of itself: its own numbers, items and last search."""
     rs = get_ruleset(state.ruleset)
     c = state.characters[character_id]
-    items = [_item(rs, state.items[i], in_hand=True) for i in c.hands]
-    items += [_item(rs, state.items[i], in_hand=False) for i in c.pack]
     found: dict[str, Any] | None = None
     if c.found is not None:
         found = {"kind": c.found.kind, "place": c.found.place, "attacked": c.found.attacked}
@@ -48,9 +60,6 @@ def character_view(*, state: GameState, character_id: int, now: float) -> dict[s
             found["handle"] = c.found.handle  # names nobody
         elif c.found.kind == "item" and c.found.target in state.items:
             found["item"] = rs.kinds[state.items[c.found.target].kind].name
-    cooldown = 0
-    if c.last_search_at is not None:
-        cooldown = max(0, math.ceil(rs.search_cooldown - (now - float(c.last_search_at))))
     return {
         "id": c.id,
         "name": c.name,
@@ -63,10 +72,10 @@ def character_view(*, state: GameState, character_id: int, now: float) -> dict[s
         "bleeding": c.bleeding,
         "mode": c.mode,
         "rest_moves": c.rest_moves,
-        "items": items,
+        "items": _held(rs, state, c),
         "item_cap": rs.item_cap,
         "found": found,
-        "search_cooldown": cooldown,
+        "search_cooldown": search_cooldown_left(rs, c.last_search_at, now),
         "day": state.day,
         "phase": state.phase,
     }
@@ -113,8 +122,7 @@ def director_view(*, state: GameState) -> dict[str, Any]:
         "characters": [
             {
                 **{k: v for k, v in c.to_json().items() if k not in {"hands", "pack"}},
-                "items": [_item(rs, state.items[i], in_hand=True) for i in c.hands]
-                + [_item(rs, state.items[i], in_hand=False) for i in c.pack],
+                "items": _held(rs, state, c),
             }
             for c in state.characters.values()
         ],
@@ -136,7 +144,7 @@ def royale_state(*, game: Game) -> GameState:
     return store.state_load(game).state
 
 
-def player_page(*, game: Game, character: Character, now: datetime) -> dict[str, Any]:
+def player_page(*, game: Game, character: CharacterRow, now: datetime) -> dict[str, Any]:
     state = royale_state(game=game)
     return {
         "me": character_view(state=state, character_id=character.pk, now=now.timestamp()),

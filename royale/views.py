@@ -11,6 +11,7 @@ every result; the log itself is drawn by ``static/js/royale.js`` from the live e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -47,13 +48,6 @@ TIER_LABELS = {
 
 
 # --- small reads the page needs ------------------------------------------------------------
-
-
-def _ruleset(game: Game) -> Ruleset | None:
-    try:
-        return get_ruleset(game.ruleset)
-    except (KeyError, LookupError, ValueError):
-        return None
 
 
 def _countdown(game: Game) -> dict[str, Any] | None:
@@ -156,86 +150,73 @@ def _action(kind: str, label: str, cost: int | None, reason: str) -> dict[str, A
 
 
 def _night_actions(
-    me: dict[str, Any], rules: dict[str, Any], rs: Ruleset | None, phase: str, game: Game
+    me: dict[str, Any], rules: dict[str, Any], rs: Ruleset, phase: str, game: Game
 ) -> dict[str, Any]:
     costs = rules["costs"]
     base = _night_blocker(me, phase, game)
     resting = me["mode"] == "rest"
     acted = me["mode"] == "act"
-    free_moves = rs.rest_free_moves if rs is not None else 1
-    hand_items = [i for i in me["items"] if i["in_hand"]]
-    safe = rs.safe_zone if rs is not None else None
+    found = me["found"]
 
     def mp_short(cost: int) -> str:
+        if me["mp"] >= cost:
+            return ""
         return _("体力不足（需 %(need)s，现有 %(have)s）") % {"need": cost, "have": me["mp"]}
 
-    # spawn: only before the first place is chosen
-    if phase == "over" or not game.is_live or not me["alive"] or game.paused:
-        spawn_reason = base
-    elif phase != "night":
-        spawn_reason = _("不在夜间行动时间")
-    elif me["place"] is not None:
-        spawn_reason = _("已出生")
-    else:
-        spawn_reason = ""
-    # rest
-    rest_reason = base or (
-        _("已选择静养") if resting else (_("今晚已行动，不能再静养") if acted else "")
-    )
-    # move: free (once) while resting
+    def spawn_reason() -> str:  # only before the first place is chosen
+        if blocked := _blocker(me, phase, game):
+            return blocked
+        if phase != "night":
+            return _("不在夜间行动时间")
+        return _("已出生") if me["place"] is not None else ""
+
+    def rest_reason() -> str:
+        if resting:
+            return _("已选择静养")
+        return _("今晚已行动，不能再静养") if acted else ""
+
+    def attack_reason() -> str:
+        if not found or found["kind"] != "character":
+            return _("需先搜索到角色")
+        if found["attacked"]:
+            return _("每次搜索后只可攻击一次")
+        return _("安全区内攻击无效") if me["place"] == rs.safe_zone else ""
+
+    def pick_reason() -> str:
+        if not found or found["kind"] != "item":
+            return _("需先搜索到道具")
+        if len(me["items"]) >= rules["item_cap"]:
+            return _("已持有 %(n)s 件道具，无法再捡拾") % {"n": rules["item_cap"]}
+        return ""
+
+    def active(reason: Callable[[], str]) -> str:
+        """Not resting, and then the action's own reason."""
+        return base or (_("静养中") if resting else reason())
+
+    # move: free (up to the ruleset's number of moves) while resting
     if resting:
         move_cost = 0
-        used_up = me["rest_moves"] >= free_moves
-        move_reason = base or (_("静养时最多移动 %(n)s 次") % {"n": free_moves} if used_up else "")
+        used_up = me["rest_moves"] >= rs.rest_free_moves
+        move_reason = base or (
+            _("静养时最多移动 %(n)s 次") % {"n": rs.rest_free_moves} if used_up else ""
+        )
     else:
         move_cost = costs.get("move", 0)
-        move_reason = base or (mp_short(move_cost) if me["mp"] < move_cost else "")
+        move_reason = base or mp_short(move_cost)
     search_cost = costs.get("search", 0)
-    search_reason = base or (
-        _("静养中") if resting else (mp_short(search_cost) if me["mp"] < search_cost else "")
-    )
-    found = me["found"]
-    attack_reason = base or (
-        _("静养中")
-        if resting
-        else (
-            _("需先搜索到角色")
-            if not found or found["kind"] != "character"
-            else (
-                _("每次搜索后只可攻击一次")
-                if found["attacked"]
-                else (_("安全区内攻击无效") if me["place"] == safe else "")
-            )
-        )
-    )
-    pick_reason = base or (
-        _("静养中")
-        if resting
-        else (
-            _("需先搜索到道具")
-            if not found or found["kind"] != "item"
-            else (
-                _("已持有 %(n)s 件道具，无法再捡拾") % {"n": rules["item_cap"]}
-                if len(me["items"]) >= rules["item_cap"]
-                else ""
-            )
-        )
-    )
     whisper_cost = costs.get("whisper", 0)
-    whisper_reason = base or (
-        _("静养中") if resting else (mp_short(whisper_cost) if me["mp"] < whisper_cost else "")
-    )
-    item_reason = base or (_("静养中") if resting else "")
     return {
-        "spawn": _action("spawn", _("出生"), costs.get("spawn", 0), spawn_reason),
-        "rest": _action("rest", _("静养"), 0, rest_reason),
+        "spawn": _action("spawn", _("出生"), costs.get("spawn", 0), spawn_reason()),
+        "rest": _action("rest", _("静养"), 0, base or rest_reason()),
         "move": _action("move", _("移动"), move_cost, move_reason),
-        "search": _action("search", _("搜索"), search_cost, search_reason),
-        "attack": _action("attack", _("攻击"), costs.get("attack", 0), attack_reason),
-        "pick_up": _action("pick_up", _("捡拾"), costs.get("pick_up", 0), pick_reason),
-        "whisper": _action("whisper", _("传音"), whisper_cost, whisper_reason),
-        "items": _action("items", _("道具"), 0, item_reason),
-        "hand_full": len(hand_items) >= rules["hand_slots"],
+        "search": _action("search", _("搜索"), search_cost, active(lambda: mp_short(search_cost))),
+        "attack": _action("attack", _("攻击"), costs.get("attack", 0), active(attack_reason)),
+        "pick_up": _action("pick_up", _("捡拾"), costs.get("pick_up", 0), active(pick_reason)),
+        "whisper": _action(
+            "whisper", _("传音"), whisper_cost, active(lambda: mp_short(whisper_cost))
+        ),
+        "items": _action("items", _("道具"), 0, active(lambda: "")),
+        "hand_full": sum(1 for i in me["items"] if i["in_hand"]) >= rules["hand_slots"],
     }
 
 
@@ -255,19 +236,20 @@ def _context(
     except (NotSetUp, KeyError):
         return None
     me, places, rules = page["me"], page["map"], page["rules"]
-    rs = _ruleset(game)
+    rs = get_ruleset(game.ruleset)  # known: the page above was drawn with it
     phase = me["phase"]
     asked = request.GET.get("view", "")
     view = asked if asked in VIEWS else ("night" if phase in NIGHT_PHASES else "day")
     actions = _night_actions(me, rules, rs, phase, game)
     day_reason = _day_reason(me, phase, game)
+    in_hand = {i["category"] for i in me["items"] if i["in_hand"]}
     items = [
         _item_row(
             i,
             night_ok=actions["items"]["enabled"],
             day_ok=not day_reason,
             hand_full=actions["hand_full"],
-            hand_categories={i["category"] for i in me["items"] if i["in_hand"]},
+            hand_categories=in_hand,
         )
         for i in me["items"]
     ]
@@ -282,7 +264,7 @@ def _context(
     ]
     open_places = [p for p in places if not p["gone"] and p["open"]]
     kinds: list[dict[str, str]] = []
-    if rs is not None and any(i["gps"] for i in items):
+    if any(i["gps"] for i in items):
         kinds = [
             {
                 "key": k.key,
@@ -314,10 +296,10 @@ def _context(
         "gps_kinds": kinds,
         "countdown": _countdown(game),
         "rest": {
-            "hp": rs.rest_hp if rs else 25,
-            "mp_to": rs.rest_mp_to if rs else 100,
-            "free_moves": rs.rest_free_moves if rs else 1,
-            "daily_mp": rs.daily_mp if rs else 40,
+            "hp": rs.rest_hp,
+            "mp_to": rs.rest_mp_to,
+            "free_moves": rs.rest_free_moves,
+            "daily_mp": rs.daily_mp,
         },
         "announcements": game_selectors.announcements_published(game=game),
         "deaths": deaths,
