@@ -418,9 +418,7 @@ class RoyaleGameAdmin(admin.ModelAdmin):
         user = request.user
         if not (user.is_active and user.is_staff):
             return False
-        return (
-            user.is_superuser or Game.objects.filter(directors=request_director(request)).exists()
-        )
+        return game_selectors.games_for_director(user=request_director(request)).exists()
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self._directs_any(request)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -61,13 +62,9 @@ def _player(request: HttpRequest, game_id: int) -> tuple[Game, Character]:
     return game, character
 
 
-def _submit(**kwargs: Any) -> dict[str, Any]:
-    return services.action_submit(**kwargs)
-
-
 def _submit_pooled(**kwargs: Any) -> dict[str, Any]:
     try:
-        return _submit(**kwargs)
+        return services.action_submit(**kwargs)
     finally:
         # Pool threads outlive requests: hand the connection back (to the pool) each time.
         close_old_connections()
@@ -99,10 +96,11 @@ async def act(
     # Actions of one game queue on its row lock anyway: a small shared pool of threads, rather
     # than a thread per request, keeps a busy night from starving the loop that pushes results.
     # (Tests turn it off: their database transaction lives in the request's own thread.)
-    if settings.ACTIONS_SHARED_THREADS:
-        submit = sync_to_async(_submit_pooled, thread_sensitive=False)
-    else:
-        submit = sync_to_async(_submit, thread_sensitive=True)
+    submit: Callable[..., Awaitable[dict[str, Any]]] = (
+        sync_to_async(_submit_pooled, thread_sensitive=False)
+        if settings.ACTIONS_SHARED_THREADS
+        else sync_to_async(services.action_submit, thread_sensitive=True)
+    )
     result: dict[str, Any] = await submit(
         game_id=game_id,
         character_id=int(character_id),

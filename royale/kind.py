@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.http import HttpRequest, HttpResponse
 
+from games.engine import timetable
 from games.engine.events import GameEvent
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
@@ -34,9 +35,6 @@ ROYALE = register(
         rulesets={"islington_256": "[256] 伊斯灵顿不眠夜", "kimetsu_252": "[252] 鬼灭之刃"},
         portal=_portal,
         control_room="admin:royale_control",
-        transitions={
-            kind: _handler(kind)
-            for kind in ("day_open", "day_close", "night_open", "night_end", "night_close")
-        },
+        transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
     )
 )
