@@ -46,10 +46,10 @@ ANNOUNCED_AT_ONCE = frozenset({CAUSE_RED_CARD})
 def _sync_characters(game: Game, op: str, before: GameState, after: GameState) -> None:
     """Mirror the engine's deaths onto the shared Character rows (status, cause, order), and
     make them public when the rules announce them: the morning report, or the game's end."""
-    known = {d.character for d in before.deaths}
-    fresh = [d for d in after.deaths if d.character not in known]
+    # The engine only appends to its deaths: the new ones are those past the old length (a
+    # character revived and killed again has two entries, the second one new).
     for order, death in enumerate(after.deaths, start=1):
-        if death in fresh and not after.characters[death.character].npc:
+        if order > len(before.deaths) and not after.characters[death.character].npc:
             Character.objects.filter(pk=death.character, game=game).update(
                 status=CharacterStatus.ELIMINATED,
                 cause=death.cause,
