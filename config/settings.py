@@ -110,8 +110,9 @@ def _database(url: str | None) -> dict[str, object]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "127.0.0.1",
         "PORT": str(parts.port or 5432),
-        # A pool per process: under daphne every request runs in a thread of its own, and
-        # without a cap a busy night opens more connections than PostgreSQL allows.
+        # A pool per process: every thread that touches the database (each request's borrowed
+        # thread, the actions' pool) holds a connection, and without a cap a busy night opens
+        # more than PostgreSQL allows.
         # Parameters travel apart from the SQL: psycopg's client-side quoting of the log's JSON
         # payloads was a measured share of a night action's time.
         "OPTIONS": {
