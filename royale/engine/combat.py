@@ -20,20 +20,22 @@ from .state import (
 )
 
 
-def hand_weapon(d: Draft, cid: int) -> tuple[int, ItemKind] | None:
+def in_hand(d: Draft, cid: int, category: str) -> tuple[int, ItemKind] | None:
+    """The weapon or the armor a character holds in hand (at most one of each), if any."""
     for iid in d.chars[cid].hands:
-        kind = d.rs.kinds[d.items[iid].kind]
-        if kind.category == "weapon":
+        kind = d.kind(iid)
+        if kind.category == category:
             return iid, kind
     return None
 
 
-def hand_armor(d: Draft, cid: int) -> tuple[int, ItemKind] | None:
-    for iid in d.chars[cid].hands:
-        kind = d.rs.kinds[d.items[iid].kind]
-        if kind.category == "armor":
-            return iid, kind
-    return None
+def check_attacks_allowed(d: Draft, place: str) -> None:
+    """RULINGS 4: no attack, bomb or orange splash in the safe zone (nor in a special zone whose
+    ruleset entry says ``attacks: false``); refused before anything is spent."""
+    if place == d.rs.safe_zone or any(
+        z.place == place and not z.attacks for z in d.rs.special_zones
+    ):
+        raise SafeZone(place=place)
 
 
 def wear(d: Draft, owner: int, iid: int) -> None:
@@ -93,9 +95,11 @@ def die_dropping(d: Draft, cid: int, cause: str, step: int, killer: int | None =
     return held
 
 
-def kill_by_event(d: Draft, cid: int, cause: str = CAUSE_EVENT) -> None:
-    """For hooks: a death by a special event (特殊事件), in a settlement step of its own."""
-    die_dropping(d, cid, cause, d.next_step())
+def kill_by_event(d: Draft, cid: int, cause: str = CAUSE_EVENT, *, step: int | None = None) -> None:
+    """For hooks: a death by a special event (特殊事件). Deaths of one settlement step share a rank
+    (RULINGS 12): an event that kills several at once passes one ``step = d.next_step()`` to each;
+    without it the death is a step of its own."""
+    die_dropping(d, cid, cause, d.next_step() if step is None else step)
 
 
 def attack(d: Draft, a: Attack, now: float) -> None:
@@ -111,20 +115,18 @@ def attack(d: Draft, a: Attack, now: float) -> None:
     place = here(c)
     if not target.alive or target.place != place or f.place != place:
         raise TargetGone()
-    if place == d.rs.safe_zone:
-        raise SafeZone(place=place)
-    spend(d, a.actor, d.rs.costs["attack"])
-    d.wc(a.actor).found = Found(f.kind, f.place, f.target, f.handle, attacked=True)
-    strike(d, a.actor, target.id, handle=f.handle)
+    check_attacks_allowed(d, place)
+    w = spend(d, a.actor, d.rs.costs["attack"])
+    w.found = Found(f.kind, f.place, f.target, f.handle, attacked=True)
+    strike(d, a.actor, target.id, place, handle=f.handle)
 
 
-def strike(d: Draft, attacker: int, target: int, *, handle: str | None) -> None:
-    """One hit of ``attacker`` on ``target`` at their common place (validation done by caller)."""
-    place = here(d.chars[attacker])
+def strike(d: Draft, attacker: int, target: int, place: str, *, handle: str | None) -> None:
+    """One hit of ``attacker`` on ``target`` at their common ``place`` (validated by the caller)."""
     step = d.next_step()
-    weapon = hand_weapon(d, attacker)
+    weapon = in_hand(d, attacker, "weapon")
     base = weapon[1].damage if weapon else d.rs.unarmed_damage
-    armor = hand_armor(d, target)
+    armor = in_hand(d, target, "armor")
     reduction = 0
     if armor is not None:
         reduction = armor[1].reduction
@@ -134,11 +136,7 @@ def strike(d: Draft, attacker: int, target: int, *, handle: str | None) -> None:
     bleed = weapon[1].bleeding if weapon else 0
     victims = [(target, damage)]
     if splash:
-        victims += [
-            (o.id, splash)
-            for o in d.chars.values()
-            if o.alive and o.place == place and o.id not in (attacker, target)
-        ]
+        victims += [(o.id, splash) for o in d.at_place(place) if o.id not in (attacker, target)]
     dead = [vid for vid, dmg in victims if hurt(d, vid, dmg, bleeding=bleed)]
     if weapon is not None:
         wear(d, attacker, weapon[0])
@@ -175,14 +173,15 @@ def strike(d: Draft, attacker: int, target: int, *, handle: str | None) -> None:
 
 
 def bomb(d: Draft, cid: int, iid: int, kind: ItemKind) -> None:
-    """炸弹: every other character at the place takes the bomb's damage, armor ignored."""
+    """炸弹 (used from hand): every other character at the place takes the bomb's damage, armor
+    ignored."""
     place = here(d.chars[cid])
-    if place == d.rs.safe_zone:
-        raise SafeZone(place=place)
+    check_attacks_allowed(d, place)
+    spend(d, cid, d.rs.costs["use"])
     d.take_from(cid, iid)
     d.mark_gone(iid, GONE_CONSUMED)
     step = d.next_step()
-    others = [o.id for o in d.chars.values() if o.alive and o.place == place and o.id != cid]
+    others = [o.id for o in d.at_place(place) if o.id != cid]
     dead = [o for o in others if hurt(d, o, kind.damage)]
     for o in dead:
         die_dropping(d, o, CAUSE_BOMB, step, killer=cid)

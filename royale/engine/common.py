@@ -36,13 +36,19 @@ def phase_is(d: Draft, phase: str) -> None:
         raise WrongPhase(phase=d.phase, needed=phase)
 
 
-def actor(d: Draft, cid: int, *, phase: str = NIGHT, spawned: bool = True) -> Character:
-    phase_is(d, phase)
+def living(d: Draft, cid: int) -> Character:
+    """A character that exists and is alive (the dead stay dead), in any phase."""
     c = d.chars.get(cid)
     if c is None:
         raise UnknownCharacter(character=cid)
     if not c.alive:
         raise ActorDead()
+    return c
+
+
+def actor(d: Draft, cid: int, *, phase: str = NIGHT, spawned: bool = True) -> Character:
+    phase_is(d, phase)
+    c = living(d, cid)
     if spawned and c.place is None:
         raise NotSpawned()
     return c
@@ -60,14 +66,16 @@ def day_actor(d: Draft, cid: int) -> Character:
     return actor(d, cid, phase=DAY, spawned=False)
 
 
-def spend(d: Draft, cid: int, cost: int) -> Character:
-    """Check and pay the MP of an action (行动失败 when short); marks the night as acted."""
+def spend(d: Draft, cid: int, cost: int, *, acts: bool = True) -> Character:
+    """Check and pay the MP of an action (行动失败 when short); marks the night as acted, except
+    for spawning (``acts=False``), which leaves 静养 open."""
     c = d.chars[cid]
     if c.mp < cost:
         raise NotEnoughMP(need=cost, have=c.mp)
     w = d.wc(cid)
     w.mp -= cost
-    w.mode = MODE_ACT
+    if acts:
+        w.mode = MODE_ACT
     return w
 
 

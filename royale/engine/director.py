@@ -19,12 +19,12 @@ from games.engine.errors import InvalidInput
 from games.engine.events import DIRECTORS, GameEvent
 
 from .combat import die_dropping
-from .draft import Draft
-from .errors import ActorDead, GameOver, PlaceGone, UnknownCharacter, UnknownItem, UnknownPlace
+from .common import living
+from .draft import Draft, open_draft
+from .errors import GameOver, PlaceGone, UnknownItem, UnknownPlace
 from .items import grant
-from .night import _victory, airdrop
-from .ruleset import get_ruleset
-from .state import CAUSE_EVENT, OVER, Character, GameState
+from .night import airdrop, end_if_decided
+from .state import CAUSE_EVENT, OVER, GameState
 
 Result = tuple[GameState, list[Any]]
 
@@ -33,19 +33,10 @@ WHY_DIRECTOR = "director"
 
 
 def _draft(state: GameState, rng: random.Random) -> Draft:
-    d = Draft(state, get_ruleset(state.ruleset), rng)
+    d = open_draft(state, rng)
     if d.phase == OVER:
         raise GameOver()
     return d
-
-
-def _living(d: Draft, character: int) -> Character:
-    c = d.chars.get(character)
-    if c is None:
-        raise UnknownCharacter(character=character)
-    if not c.alive:
-        raise ActorDead()  # the dead stay dead: a revival is not one of the interventions
-    return c
 
 
 def _signed(n: int) -> str:
@@ -65,7 +56,7 @@ def adjust(
     bleeding amount (0 stops it). HP brought to 0 kills: cause 特殊事件, items drop where the
     character stood, like any event death (and a last survivor wins, as after a red card)."""
     d = _draft(state, rng)
-    c = _living(d, character)
+    c = living(d, character)
     if not hp and not mp and (bleeding is None or bleeding == c.bleeding):
         raise InvalidInput("没有任何改变。", message_en="Nothing to change.")
     if bleeding is not None and bleeding < 0:
@@ -107,8 +98,7 @@ def adjust(
     d.to(character, "director_adjusted", {**after, "changed": changed, "text": text})
     if w.hp <= 0:
         die_dropping(d, character, CAUSE_EVENT, d.next_step())
-        if sum(1 for o in d.chars.values() if o.alive and not o.npc) <= 1:
-            _victory(d)
+        end_if_decided(d)
     return d.finish(), d.events
 
 
@@ -117,7 +107,7 @@ def relocate(state: GameState, character: int, place: str, rng: random.Random) -
     word overrides its opening days). An unspawned character is spawned there. Free; its last
     search result is forgotten, as after any move."""
     d = _draft(state, rng)
-    c = _living(d, character)
+    c = living(d, character)
     p = d.places.get(place)
     if p is None:
         raise UnknownPlace(place=place)
@@ -140,7 +130,7 @@ def give(state: GameState, character: int, selector: str, rng: random.Random) ->
     """Hand a character a new item (a kind key, or ``category:tier`` for an unused name of that
     tier), into the backpack; may pass the 6-item cap like any reward (RULINGS 10, 20)."""
     d = _draft(state, rng)
-    _living(d, character)
+    living(d, character)
     iid = grant(d, character, selector, WHY_DIRECTOR)
     d.directors(
         "intervention",

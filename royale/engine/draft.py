@@ -9,11 +9,12 @@ has changed nothing. ``finish`` builds the new state, sharing every untouched ob
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from games.engine.events import DIRECTORS, PUBLIC, Audience, GameEvent, to_character
 
-from .ruleset import ItemKind, Ruleset
+from .ruleset import ItemKind, Ruleset, get_ruleset
 from .state import (
     CAUSE_DROWNED,
     GONE_VANISHED,
@@ -162,9 +163,11 @@ class Draft:
         else:
             c.pack.remove(iid)
 
-    def used_kind_keys(self) -> set[str]:
-        """Kinds ever created in this game: a weapon/armor name exists at most once (共N件)."""
-        return {i.kind for i in self.items.values()}
+    def unused_keys(self, kinds: Iterable[ItemKind]) -> list[str]:
+        """The keys of ``kinds`` that may still be created: an untiered kind always, a weapon or
+        armor name only if it was never created in this game (共N件: it exists at most once)."""
+        used = {i.kind for i in self.items.values()}
+        return [k.key for k in kinds if k.tier is None or k.key not in used]
 
     def locate(self, iid: int) -> tuple[str, Any]:
         """Where an item is: ("place", name) / ("character", id) / ("gone", reason)."""
@@ -180,11 +183,21 @@ class Draft:
 
     def describe_item(self, iid: int) -> dict[str, Any]:
         item = self.items[iid]
-        data = self.rs.kinds[item.kind].describe()
+        data = self.kind(iid).describe()
         data["id"] = iid
         if item.uses is not None:
             data["uses"] = item.uses
         return data
+
+    # --- characters ------------------------------------------------------------------------------
+
+    def at_place(self, place: str) -> list[Character]:
+        """The living characters at a place (NPCs included), in the state's order."""
+        return [c for c in self.chars.values() if c.alive and c.place == place]
+
+    def players_alive(self) -> list[int]:
+        """The living players (NPCs never win, vote or rank)."""
+        return [c.id for c in self.chars.values() if c.alive and not c.npc]
 
     # --- events ----------------------------------------------------------------------------------
 
@@ -206,7 +219,7 @@ class Draft:
     def kill(self, cid: int, cause: str, step: int) -> list[int]:
         """Mark a character dead; returns its items (the caller loots, drops or vanishes them)."""
         c = self.wc(cid)
-        held = c.hands + c.pack
+        held = c.held
         c.hands = []
         c.pack = []
         c.alive = False
@@ -253,3 +266,8 @@ class Draft:
             winner=self.winner,
             flags=self.flags,
         )
+
+
+def open_draft(state: GameState, rng: random.Random) -> Draft:
+    """A draft over ``state`` with its own ruleset: how every engine step starts."""
+    return Draft(state, get_ruleset(state.ruleset), rng)

@@ -18,7 +18,8 @@ A hook gets the draft (copy-on-write state; use ``draft.wc`` etc. to change it a
 the transition stages). States are shared copy-on-write: replace values in ``draft.wflags()`` or
 a character's ``flags`` rather than mutating a nested list or dict in place. Helpers such as
 :func:`royale.engine.combat.kill_by_event` and :func:`royale.engine.items.grant` keep item
-conservation and death order right.
+conservation and death order right (deaths of one event share a rank when the hook passes them
+one ``step``).
 """
 
 from __future__ import annotations

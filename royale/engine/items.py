@@ -19,7 +19,7 @@ from .actions import (
     Upgrade,
     UseItem,
 )
-from .combat import bomb
+from .combat import bomb, in_hand
 from .common import acting, check_place, day_actor, here, spend
 from .draft import Draft
 from .errors import (
@@ -34,7 +34,6 @@ from .errors import (
     NotInBackpack,
     NotInHand,
     NotUsable,
-    SafeZone,
     TargetGone,
     TierExhausted,
     UnknownCharacter,
@@ -42,7 +41,7 @@ from .errors import (
     UsedThisNight,
     UsedToday,
 )
-from .ruleset import TIER_RANK, TIERS, ItemKind, kind_key
+from .ruleset import TIER_RANK, TIERED_CATEGORIES, TIERS, ItemKind
 from .state import GONE_CONSUMED, GONE_UPGRADED, Call, Character
 
 
@@ -51,13 +50,13 @@ def _in_hand(d: Draft, c: Character, iid: int) -> ItemKind:
         if iid in c.pack:
             raise NotInHand(item=iid)
         raise NotHeld(item=iid)
-    return d.rs.kinds[d.items[iid].kind]
+    return d.kind(iid)
 
 
 def _held(d: Draft, c: Character, iid: int) -> ItemKind:
     if iid not in c.hands and iid not in c.pack:
         raise NotHeld(item=iid)
-    return d.rs.kinds[d.items[iid].kind]
+    return d.kind(iid)
 
 
 # --- pick up / equip / drop ------------------------------------------------------------------
@@ -87,19 +86,13 @@ def equip(d: Draft, a: Equip, now: float) -> None:
         if a.item in c.hands:
             raise NotInBackpack(item=a.item)
         raise NotHeld(item=a.item)
-    kind = d.rs.kinds[d.items[a.item].kind]
+    kind = d.kind(a.item)
     out = a.swap_out
     if out is not None and out not in c.hands:
         raise NotInHand(item=out)
-    clash = next(
-        (
-            h
-            for h in c.hands
-            if kind.category in ("weapon", "armor")
-            and d.rs.kinds[d.items[h].kind].category == kind.category
-        ),
-        None,
-    )
+    # One weapon and one armor in hand at most: the one of the same category is the clash.
+    same = in_hand(d, a.actor, kind.category) if kind.category in TIERED_CATEGORIES else None
+    clash = same[0] if same else None
     if out is None:
         out = clash
         if out is None and len(c.hands) >= d.rs.hand_slots:
@@ -152,9 +145,6 @@ def use(d: Draft, a: UseItem, now: float) -> None:
     c = acting(d, a.actor)
     kind = _in_hand(d, c, a.item)
     if kind.effect == "bomb":
-        if c.place == d.rs.safe_zone:
-            raise SafeZone(place=c.place)
-        spend(d, a.actor, d.rs.costs["use"])
         bomb(d, a.actor, a.item, kind)
         return
     if kind.effect != "supply":
@@ -165,10 +155,9 @@ def use(d: Draft, a: UseItem, now: float) -> None:
     if kind.mp:
         w.mp = min(d.rs.mp_max, w.mp + kind.mp)
     if kind.hp:
-        if w.bleeding and kind.bleeding_cure == "cancel":
-            w.bleeding = 0  # 抵消: stops the bleeding instead of healing
-        else:
-            w.bleeding = 0  # 治愈 removes it too, and heals
+        cancels = w.bleeding > 0 and kind.bleeding_cure == "cancel"
+        w.bleeding = 0  # 抵消 stops the bleeding instead of healing; 治愈 stops it and heals
+        if not cancels:
             w.hp = min(d.rs.hp_max, w.hp + kind.hp)
     w.hands.remove(a.item)
     d.mark_gone(a.item, GONE_CONSUMED)
@@ -184,14 +173,12 @@ def use(d: Draft, a: UseItem, now: float) -> None:
     )
 
 
-def next_tier_kind(d: Draft, kind: ItemKind) -> str:
-    """A kind of the next tier, same category, among the names not yet in the game."""
-    nxt = TIERS[TIER_RANK[kind.tier or TIERS[0]] + 1]
-    used = d.used_kind_keys()
-    free = [kind_key(kind.category, nxt, n) for n in d.rs.tier_names[(kind.category, nxt)]]
-    free = [k for k in free if k not in used]
+def next_tier_kind(d: Draft, category: str, tier: str) -> str:
+    """A kind of the tier after ``tier``, same category, among the names not yet in the game."""
+    nxt = TIERS[TIER_RANK[tier] + 1]
+    free = d.unused_keys(d.rs.selector_kinds(f"{category}:{nxt}"))
     if not free:
-        raise TierExhausted(tier=nxt, category=kind.category)
+        raise TierExhausted(tier=nxt, category=category)
     return d.rng.choice(free)
 
 
@@ -201,11 +188,11 @@ def upgrade(d: Draft, a: Upgrade, now: float) -> None:
     if up.effect != "upgrade" or up.max_tier is None:
         raise NotUsable(item=a.item, effect=up.effect)
     target = _held(d, c, a.target)
-    if target.category not in ("weapon", "armor") or target.tier is None:
+    if target.category not in TIERED_CATEGORIES or target.tier is None:
         raise CannotUpgrade(item=a.target)
     if TIER_RANK[target.tier] + 1 > TIER_RANK[up.max_tier]:
         raise CannotUpgrade(item=a.target, max_tier=up.max_tier)
-    new_key = next_tier_kind(d, target)
+    new_key = next_tier_kind(d, target.category, target.tier)
     spend(d, a.actor, d.rs.costs["use"])
     w = d.wc(a.actor)
     new_id = d.new_item(new_key)
@@ -280,7 +267,7 @@ def telescope(d: Draft, a: Telescope, now: float) -> None:
     seen = []
     for t in targets:
         o = d.chars[t]
-        items = [dict(d.describe_item(i), in_hand=i in o.hands) for i in o.hands + o.pack]
+        items = [dict(d.describe_item(i), in_hand=i in o.hands) for i in o.held]
         seen.append({"character": t, "items": items})
     d.to(a.actor, "telescope_result", {"targets": list(targets), "seen": seen}, a.actor)
     d.directors("telescope", {"actor": a.actor, "item": a.item, "seen": seen}, a.actor)
@@ -299,11 +286,7 @@ def megaphone(d: Draft, a: Megaphone, now: float) -> None:
     check_place(d, a.place)
     d.wi(a.item).used_day = d.day
     items = [d.describe_item(i) for i in d.places[a.place].items]
-    chars = [
-        {"character": o.id, "name": o.name}
-        for o in d.chars.values()
-        if o.alive and o.place == a.place
-    ]
+    chars = [{"character": o.id, "name": o.name} for o in d.at_place(a.place)]
     d.public("megaphone", {"place": a.place, "items": items, "characters": chars})
     d.directors("megaphone", {"actor": a.actor, "item": a.item, "place": a.place}, a.actor)
 
@@ -316,8 +299,8 @@ def phone(d: Draft, a: Phone, now: float) -> None:
     t = d.chars.get(a.target)
     if t is None:
         raise UnknownCharacter(character=a.target)
-    if a.target == a.actor or not t.alive:
-        raise InvalidTarget(character=a.target)
+    if a.target == a.actor or not t.alive or t.npc:
+        raise InvalidTarget(character=a.target)  # 指定一名玩家: an NPC is no player to answer
     d.take_from(a.actor, a.item)
     d.mark_gone(a.item, GONE_CONSUMED)
     call_id = len(d.calls) + 1
@@ -368,8 +351,7 @@ def grant(d: Draft, cid: int, selector: str, why: str) -> int:
     kinds = d.rs.selector_kinds(selector)
     if not kinds:
         raise InvalidInput(selector=selector)
-    used = d.used_kind_keys()
-    pool = [k.key for k in kinds if k.tier is None or k.key not in used]
+    pool = d.unused_keys(kinds)
     if not pool:
         raise TierExhausted(selector=selector)
     key = d.rng.choice(pool)

@@ -13,12 +13,11 @@ from typing import Any
 from games.engine.errors import InvalidInput, WrongPhase
 
 from .combat import die_dropping
-from .common import phase_is
-from .draft import Draft
-from .errors import ActorDead, GameOver, UnknownCharacter
+from .common import living, phase_is
+from .draft import Draft, open_draft
+from .errors import GameOver
 from .hooks import after_death, run_stage
 from .items import grant
-from .ruleset import get_ruleset
 from .state import (
     CAUSE_BLEEDING,
     CAUSE_DROWNED,
@@ -39,16 +38,12 @@ from .state import (
 Result = tuple[GameState, list[Any]]
 
 
-def _draft(state: GameState, rng: random.Random) -> Draft:
-    return Draft(state, get_ruleset(state.ruleset), rng)
-
-
 # --- day close, night open, night end ----------------------------------------------------------
 
 
 def day_close(state: GameState, rng: random.Random) -> Result:
     """End of the day: the day-close hooks run (vote tally and reward, shop, auction)."""
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     phase_is(d, DAY)
     _day_close(d)
     return d.finish(), d.events
@@ -62,7 +57,7 @@ def _day_close(d: Draft) -> None:
 
 def night_open(state: GameState, rng: random.Random) -> Result:
     """The action window opens: a fresh night for everyone (from ``day``, closes the day first)."""
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     if d.phase == DAY:
         _day_close(d)
     phase_is(d, DUSK)
@@ -78,7 +73,7 @@ def night_open(state: GameState, rng: random.Random) -> Result:
 
 def night_end(state: GameState, rng: random.Random) -> Result:
     """The action window closes (usually 21:25): actions are refused until the night close."""
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     phase_is(d, NIGHT)
     d.phase = LATE
     d.public("night_ended", {"day": d.day})
@@ -108,14 +103,8 @@ def _shrink(d: Draft) -> None:
     if d.day >= d.rs.safe_zone_night and not d.places[safe].gone and safe not in names:
         names.append(safe)  # the safe zone goes on its fixed night whatever a hook did to the list
     for name in names:
-        for c in list(d.chars.values()):
-            if c.alive and c.place == name:
-                held = d.kill(c.id, CAUSE_SHRINK, step)
-                d.vanish(held, f"shrink of {name}")
-                d.directors(
-                    "death", {"character": c.id, "cause": CAUSE_SHRINK, "place": name, "step": step}
-                )
-                after_death(d, c.id, CAUSE_SHRINK, None)
+        for c in d.at_place(name):
+            _die_vanishing(d, c.id, CAUSE_SHRINK, step, f"shrink of {name}", place=name)
         p = d.wp(name)
         d.vanish(list(p.items), f"shrink of {name}")
         p.items = []
@@ -131,15 +120,23 @@ def _drowning(d: Draft) -> None:
     if d.day == d.rs.drown_after_night:
         for c in list(d.chars.values()):
             if c.alive and not c.npc and c.place is None:
-                held = d.kill(c.id, CAUSE_DROWNED, 0)
-                d.vanish(held, "drowned")
-                d.directors("death", {"character": c.id, "cause": CAUSE_DROWNED, "step": 0})
-                after_death(d, c.id, CAUSE_DROWNED, None)
+                # step 0: drowned characters rank before every other death (see Draft.kill)
+                _die_vanishing(d, c.id, CAUSE_DROWNED, 0, "drowned")
     d.directors("stage", {"stage": "drowning", "day": d.day})
 
 
+def _die_vanishing(
+    d: Draft, cid: int, cause: str, step: int, why: str, *, place: str | None = None
+) -> None:
+    """Death by shrink or drowning: the character's items vanish (no place to drop them)."""
+    d.vanish(d.kill(cid, cause, step), why)
+    where = {} if place is None else {"place": place}
+    d.directors("death", {"character": cid, "cause": cause, **where, "step": step})
+    after_death(d, cid, cause, None)
+
+
 def _victory(d: Draft) -> None:
-    alive = [c.id for c in d.chars.values() if c.alive and not c.npc]
+    alive = d.players_alive()
     if len(alive) <= 1:
         d.phase = OVER
         d.winner = alive[0] if alive else None
@@ -147,13 +144,19 @@ def _victory(d: Draft) -> None:
     d.directors("stage", {"stage": "victory_check", "day": d.day, "alive": len(alive)})
 
 
+def end_if_decided(d: Draft) -> None:
+    """After a death outside the night close (red card, director): with at most one player left,
+    the victory check runs at once."""
+    if len(d.players_alive()) <= 1:
+        _victory(d)
+
+
 def vote_weight(d: Draft, cid: int) -> int:
-    c = d.chars[cid]
-    return d.rs.vote_base + sum(d.rs.kinds[d.items[i].kind].vote for i in c.hands + c.pack)
+    return d.rs.vote_base + sum(d.kind(i).vote for i in d.chars[cid].held)
 
 
 def night_close(state: GameState, rng: random.Random) -> Result:
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     if d.phase == NIGHT:
         d.phase = LATE  # a missed night_end is implied by the close
     phase_is(d, LATE)
@@ -164,7 +167,7 @@ def night_close(state: GameState, rng: random.Random) -> Result:
     _drowning(d)
     _victory(d)
     # Vote weight counts the items held at the end of the night (RULINGS 13).
-    weights = {str(c.id): vote_weight(d, c.id) for c in d.chars.values() if c.alive and not c.npc}
+    weights = {str(cid): vote_weight(d, cid) for cid in d.players_alive()}
     d.wflags()["vote_weights"] = weights
     d.directors("vote_weights", {"day": d.day, "weights": weights})
     d.public("night_closed", {"day": d.day})
@@ -219,7 +222,7 @@ def _announced_shrink(d: Draft) -> list[str]:
 
 
 def day_open(state: GameState, rng: random.Random) -> Result:
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     if d.phase == OVER:
         raise GameOver()
     if d.phase not in (SETUP, CLOSED):
@@ -295,18 +298,13 @@ def ranking(state: GameState) -> list[dict[str, Any]]:
 
 def red_card(state: GameState, character: int, rng: random.Random) -> Result:
     """红牌罚下: the character is out at once; its items drop where it stood."""
-    d = _draft(state, rng)
+    d = open_draft(state, rng)
     if d.phase == OVER:
         raise GameOver()
-    c = d.chars.get(character)
-    if c is None:
-        raise UnknownCharacter(character=character)
-    if not c.alive:
-        raise ActorDead()
+    c = living(d, character)
     die_dropping(d, character, CAUSE_RED_CARD, d.next_step())
     d.public("red_card", {"character": character, "name": c.name})
-    if sum(1 for o in d.chars.values() if o.alive and not o.npc) <= 1:
-        _victory(d)
+    end_if_decided(d)
     return d.finish(), d.events
 
 
@@ -314,20 +312,17 @@ def grant_item(
     state: GameState, character: int, selector: str, rng: random.Random, why: str
 ) -> Result:
     """Give a new item (vote reward, event prize); may go past the 6-item cap."""
-    d = _draft(state, rng)
-    c = d.chars.get(character)
-    if c is None:
-        raise UnknownCharacter(character=character)
-    if not c.alive:
-        raise ActorDead()
+    d = open_draft(state, rng)
+    living(d, character)
     grant(d, character, selector, why)
     return d.finish(), d.events
 
 
 def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Result:
-    """空投: the director drops new items at random places still on the map, never in the safe
-    zone or a no-airdrop place (252: 无限城). The names are announced, the places are not."""
-    d = _draft(state, rng)
+    """空投: the director drops new items at random places still on the map, never in a
+    no-airdrop place (the safe zones; 252: 无限城 too). The names are announced, the places are
+    not."""
+    d = open_draft(state, rng)
     if d.phase == OVER:
         raise GameOver()
     targets = [
@@ -335,19 +330,15 @@ def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Resul
     ]
     if not targets:
         raise InvalidInput(reason="no place can receive an airdrop")
-    dropped: dict[str, list[int]] = {}
     names: list[str] = []
     for i, selector in enumerate(selectors):
-        kinds = d.rs.selector_kinds(selector)
-        used = d.used_kind_keys()
-        pool = [k.key for k in kinds if k.tier is None or k.key not in used]
+        pool = d.unused_keys(d.rs.selector_kinds(selector))
         if not pool:
             raise InvalidInput(selector=selector, index=i)
         key = d.rng.choice(pool)
         iid = d.new_item(key)
         place = d.rng.choice(targets)
         d.wp(place).items.append(iid)
-        dropped.setdefault(place, []).append(iid)
         names.append(d.rs.kinds[key].name)
         d.directors("item_created", {"item": iid, "kind": key, "place": place, "why": "airdrop"})
     d.public("airdrop", {"items": names})

@@ -36,7 +36,7 @@ from .actions import (
     Whisper,
 )
 from .common import Now, acting, actor, check_place, here, seconds, seconds_left, spend
-from .draft import Draft
+from .draft import Draft, open_draft
 from .errors import (
     AlreadyActed,
     AlreadySpawned,
@@ -50,7 +50,6 @@ from .errors import (
     TargetGone,
     UnknownCharacter,
 )
-from .ruleset import get_ruleset
 from .state import CAUSE_RED_CARD, MODE_ACT, MODE_REST, Found, GameState
 
 Handler = Callable[[Draft, Any, float], None]
@@ -61,9 +60,8 @@ def spawn(d: Draft, a: Spawn, now: float) -> None:
     if c.place is not None:
         raise AlreadySpawned()
     check_place(d, a.place)
-    w = d.wc(a.actor)
+    w = spend(d, a.actor, d.rs.costs["spawn"], acts=False)
     w.place = a.place
-    w.mp -= d.rs.costs["spawn"]
     d.to(a.actor, "spawned", {"place": a.place}, a.actor)
     d.directors("spawned", {"actor": a.actor, "place": a.place}, a.actor)
 
@@ -108,7 +106,7 @@ def search(d: Draft, a: Search, now: float) -> None:
     w = spend(d, a.actor, d.rs.costs["search"])
     place = here(w)
     w.last_search_at = now
-    others = [o.id for o in d.chars.values() if o.alive and o.place == place and o.id != a.actor]
+    others = [o.id for o in d.at_place(place) if o.id != a.actor]
     ground = d.places[place].items
     n = len(others) + len(ground)
     if n == 0:
@@ -223,6 +221,6 @@ def apply_action(
     handler = HANDLERS.get(type(action))
     if handler is None:
         raise InvalidInput(action=type(action).__name__)
-    d = Draft(state, get_ruleset(state.ruleset), rng)
+    d = open_draft(state, rng)
     handler(d, action, seconds(now))
     return d.finish(), d.events

@@ -361,8 +361,6 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         if not any(k.effect == effect for k in kinds.values()):
             raise RulesetError("catalogue", f"has no item with effect {effect!r}")
 
-    rs_stub_kinds = kinds
-
     def check_selector(sel: Any, path: str) -> str:
         s = _str(sel, path)
         parts = s.split(":")
@@ -370,7 +368,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             if (parts[0], parts[1]) not in tier_names:
                 raise RulesetError(path, f"{s!r} names no tier")
             return str(s)
-        if s not in rs_stub_kinds:
+        if s not in kinds:
             raise RulesetError(path, f"{s!r} is not an item of the catalogue")
         return str(s)
 

@@ -50,8 +50,7 @@ def new_game(
     for selector, count in counts.items():
         kinds = rs.selector_kinds(selector)
         if kinds[0].category in TIERED_CATEGORIES:
-            used = d.used_kind_keys()
-            free = [k.key for k in kinds if k.key not in used]
+            free = d.unused_keys(kinds)
             if count > len(free):
                 raise InvalidInput(selector=selector, count=count, available=len(free))
             keys = rng.sample(free, count)

@@ -8,7 +8,7 @@ from typing import Any
 
 from royale.engine import apply_action, day_open, get_ruleset, new_game, night_open
 from royale.engine.actions import Action
-from royale.engine.draft import Draft
+from royale.engine.draft import open_draft
 from royale.engine.state import GameState
 
 I256 = "islington_256"
@@ -34,7 +34,7 @@ def empty_game(ruleset: str = I256, n: int = 4, *, where: str | None = None) -> 
 
 def edit(state: GameState, *cids: int, **fields: Any) -> GameState:
     """Set character fields directly (test setup, not a rule)."""
-    d = Draft(state, get_ruleset(state.ruleset), rng())
+    d = open_draft(state, rng())
     for cid in cids:
         c = d.wc(cid)
         for k, v in fields.items():
@@ -45,7 +45,7 @@ def edit(state: GameState, *cids: int, **fields: Any) -> GameState:
 def give(
     state: GameState, cid: int, kind: str, *, hand: bool = False, uses: int | None = None
 ) -> tuple[GameState, int]:
-    d = Draft(state, get_ruleset(state.ruleset), rng())
+    d = open_draft(state, rng())
     iid = d.new_item(kind, uses=uses)
     c = d.wc(cid)
     (c.hands if hand else c.pack).append(iid)
@@ -53,10 +53,17 @@ def give(
 
 
 def put(state: GameState, place: str, kind: str) -> tuple[GameState, int]:
-    d = Draft(state, get_ruleset(state.ruleset), rng())
+    d = open_draft(state, rng())
     iid = d.new_item(kind)
     d.wp(place).items.append(iid)
     return d.finish(), iid
+
+
+def vanished(state: GameState, place: str) -> GameState:
+    """Mark a place as gone from the map (test setup: as after its shrink)."""
+    d = open_draft(state, rng())
+    d.wp(place).gone = True
+    return d.finish()
 
 
 def act(

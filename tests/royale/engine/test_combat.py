@@ -8,7 +8,7 @@ from royale.engine import Attack, UseItem
 from royale.engine.errors import AlreadyAttacked, InvalidTarget, NothingFound, SafeZone, TargetGone
 from royale.engine.state import CAUSE_ATTACK, CAUSE_BOMB, GONE_BROKEN
 
-from .support import act, edit, empty_game, found_character, give, of
+from .support import I256, K252, act, edit, empty_game, found_character, give, of
 
 GREEN_W, BLUE_W, PURPLE_W, ORANGE_W = (
     "weapon:green:小刀",
@@ -62,17 +62,34 @@ def test_armor_in_the_backpack_does_nothing():
     assert after.characters[2].hp == 85
 
 
-def test_blue_weapon_wears_purple_armor_out_after_five_hits():
-    state, armor = duel(BLUE_W, PURPLE_A)
-    hps = []
-    for n in range(6):
+@pytest.mark.parametrize(
+    ("armor_kind", "uses", "hps"),
+    [
+        pytest.param(
+            PURPLE_A,
+            5,
+            [90, 80, 70, 60, 50, 25],
+            id="紫色防具限用5次: five hits of 25−15=10, then the full 25",
+        ),
+        pytest.param(
+            ORANGE_A,
+            3,
+            [100, 100, 100, 75],
+            id="橙色防具限用3次: three hits of 25−25=0, then the full 25",
+        ),
+    ],
+)
+def test_blue_weapon_wears_limited_armor_out(armor_kind, uses, hps):
+    state, armor = duel(BLUE_W, armor_kind)
+    seen = []
+    for n in range(uses + 1):
         state, handle = found_character(state, 1, 2)
         state, _ = act(state, Attack(1, handle), seed=n)
-        hps.append(state.characters[2].hp)
-        if n < 4:
-            assert state.items[armor].uses == 4 - n
-    # five hits of 10 with the armor (one use each), then it breaks: the sixth takes the full 25
-    assert hps == [90, 80, 70, 60, 50, 25]
+        seen.append(state.characters[2].hp)
+        if n < uses - 1:
+            assert state.items[armor].uses == uses - 1 - n
+    # one use per hit, then it breaks and vanishes: the last hit meets no armor
+    assert seen == hps
     assert state.gone[armor] == GONE_BROKEN
     assert armor not in state.characters[2].hands
 
@@ -138,19 +155,24 @@ def test_victim_learns_the_damage_not_the_source_and_attacker_not_the_hp():
     assert mine.payload == {"handle": handle, "outcome": "hit"}
 
 
-@pytest.mark.parametrize(
-    ("place", "error"),
-    [pytest.param("教堂", SafeZone, id="教堂 is the safe zone: the attack is refused")],
-)
-def test_attack_in_the_safe_zone_is_refused_and_costs_nothing(place, error):
-    state, _ = duel(ORANGE_W, None)
-    state = edit(state, 1, 2, place=place)
+SAFE_ZONES = [
+    pytest.param(I256, "教堂", "weapon:orange:安魂", id="256: 教堂为安全区"),
+    pytest.param(K252, "产屋敷宅邸", "weapon:orange:圆舞", id="252: 产屋敷宅邸为安全区"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "safe", "orange"), SAFE_ZONES)
+def test_attack_in_the_safe_zone_is_refused_and_costs_nothing(ruleset, safe, orange):
+    # 在安全区进行的攻击无效: the orange weapon neither hits, splashes nor spends a use.
+    state = empty_game(ruleset, n=3, where=safe)
+    state, weapon = give(state, 1, orange, hand=True)
     state, handle = found_character(state, 1, 2)
     before = state.to_json()
-    with pytest.raises(error) as exc:
+    with pytest.raises(SafeZone) as exc:
         act(state, Attack(1, handle))
     assert exc.value.code == "safe_zone"
     assert state.to_json() == before
+    assert state.items[weapon].uses == 5
 
 
 def test_attacks_in_the_special_zone_of_252_are_valid():
@@ -251,10 +273,30 @@ def test_bomb_hits_every_other_character_at_the_place_for_30_ignoring_armor():
     assert of(events, "bomb_used")[0].payload.keys() == {"item"}
 
 
-def test_bomb_in_the_safe_zone_is_refused():
-    state = empty_game(n=2, where="教堂")
+@pytest.mark.parametrize(("ruleset", "safe", "orange"), SAFE_ZONES)
+def test_bomb_in_the_safe_zone_is_refused(ruleset, safe, orange):
+    state = empty_game(ruleset, n=2, where=safe)
     state, bomb = give(state, 1, "trap:炸弹", hand=True)
     before = state.to_json()
+    with pytest.raises(SafeZone):
+        act(state, UseItem(1, bomb))
+    assert state.to_json() == before
+
+
+def test_a_special_zone_whose_ruleset_forbids_attacks_refuses_them_like_the_safe_zone():
+    # 252 says 在无限城进行的攻击有效 (attacks: true); a ruleset entry saying false is honoured.
+    from royale.engine import get_ruleset, register_ruleset
+    from royale.engine.ruleset import parse_ruleset
+
+    raw = dict(get_ruleset(K252).raw, key="test_no_attacks_252")
+    raw["special_zones"] = [dict(z, attacks=False) for z in raw["special_zones"]]
+    register_ruleset(parse_ruleset(raw))
+    state = empty_game("test_no_attacks_252", n=2, where="无限城")
+    state, bomb = give(state, 1, "trap:炸弹", hand=True)
+    state, handle = found_character(state, 1, 2)
+    before = state.to_json()
+    with pytest.raises(SafeZone):
+        act(state, Attack(1, handle))
     with pytest.raises(SafeZone):
         act(state, UseItem(1, bomb))
     assert state.to_json() == before

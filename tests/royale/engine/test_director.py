@@ -13,7 +13,7 @@ from royale.engine.invariants import problems
 from royale.engine.state import CAUSE_EVENT, GONE_VANISHED, OVER
 from royale.engine.state import GameState as State
 
-from .support import edit, empty_game, of, put, rng
+from .support import edit, empty_game, of, put, rng, vanished
 from .support import give as hand
 
 
@@ -147,14 +147,9 @@ def test_relocate_spawns_an_unspawned_character() -> None:
 
 
 def test_relocate_refuses_a_vanished_place() -> None:
-    from royale.engine.draft import Draft
-    from royale.engine.ruleset import get_ruleset
-
-    state = empty_game(n=2, where="钟楼")
-    d = Draft(state, get_ruleset(state.ruleset), rng())
-    d.wp("医院").gone = True
+    state = vanished(empty_game(n=2, where="钟楼"), "医院")
     with pytest.raises(PlaceGone):
-        relocate(d.finish(), 1, "医院", rng())
+        relocate(state, 1, "医院", rng())
 
 
 # --- items ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from royale.engine import (
     UseItem,
     get_ruleset,
 )
-from royale.engine.draft import Draft
+from royale.engine.draft import open_draft
 from royale.engine.errors import (
     BackpackFull,
     CannotUpgrade,
@@ -347,7 +347,7 @@ def test_megaphone_is_refused_at_night():
 )
 def test_phone_call_and_answer(ruleset, phone, accept, text):
     state = empty_game(ruleset, n=2)
-    d = Draft(state, get_ruleset(ruleset), rng())
+    d = open_draft(state, rng())
     d.phase = "day"
     state = d.finish()
     state, item = give(state, 1, phone)
@@ -360,3 +360,21 @@ def test_phone_call_and_answer(ruleset, phone, accept, text):
     (public,) = [e for e in events if e.audience.kind == "public"]
     assert public.payload == {"text": text}
     assert state.calls[0].answer == ("accepted" if accept else "refused")
+
+
+def test_a_phone_calls_a_player_never_an_npc():
+    # 指定一名玩家: an NPC (阿笨) is no player and cannot answer; the refused call keeps the phone.
+    from royale.engine import day_open, new_game
+    from royale.engine.errors import InvalidTarget
+
+    zero = {p.selector: 0 for p in get_ruleset("islington_256").placement}
+    chars = [(1, "甲"), (2, "乙")]
+    state, _ = new_game("islington_256", chars, rng(), placement=zero, npcs=[(90, "阿笨", 50)])
+    state, _ = day_open(state, rng())
+    state, phone = give(state, 1, "tool:电话")
+    before = state.to_json()
+    with pytest.raises(InvalidTarget):
+        act(state, Phone(1, phone, 90))
+    assert state.to_json() == before
+    after, _ = act(state, Phone(1, phone, 2))
+    assert after.calls[0].target == 2

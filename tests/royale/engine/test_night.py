@@ -283,24 +283,28 @@ def test_a_hook_can_kill_by_special_event_and_items_drop():
 
     @register_hook("test.nest")
     def nest(d, stage, context):
-        for c in list(d.chars.values()):
-            if c.alive and c.place == "钟楼":
-                w = d.wc(c.id)
-                w.hp -= 20  # 嗡嗡特攻队: 20 damage to everyone spending the night there
-                if w.hp <= 0:
-                    kill_by_event(d, c.id)
+        step = d.next_step()  # one event, one settlement step: its deaths share a rank
+        for c in d.at_place("钟楼"):
+            w = d.wc(c.id)
+            w.hp -= 20  # 嗡嗡特攻队: 所有地处该地点过夜的玩家会受到20点伤害
+            if w.hp <= 0:
+                kill_by_event(d, c.id, step=step)
 
     raw = dict(get_ruleset(I256).raw, key="test_nest_256")
     raw["hooks"] = {"day_close": [], "night_open": [], "post_night": ["test.nest"], "pre_night": []}
     register_ruleset(parse_ruleset(raw))
-    state = empty_game("test_nest_256", n=3, where="钟楼")
-    state = edit(state, 3, place="医院")
+    state = empty_game("test_nest_256", n=4, where="钟楼")
+    state = edit(state, 4, place="医院")
     state = edit(state, 1, hp=15)
+    state = edit(state, 2, hp=20)
     state, knife = give(state, 1, "weapon:green:小刀")
     state, _ = night_close(state, rng())
-    assert state.deaths[0].cause == CAUSE_EVENT
+    assert [(x.character, x.cause) for x in state.deaths] == [(1, CAUSE_EVENT), (2, CAUSE_EVENT)]
     assert knife in state.places["钟楼"].items
-    assert state.characters[2].hp == 80
+    assert state.characters[3].hp == 80
+    assert state.characters[4].hp == 100
+    rows = {r["character"]: r["rank"] for r in ranking(state)}
+    assert rows == {3: 1, 4: 1, 1: 3, 2: 3}
 
 
 def test_the_five_transitions_of_the_timetable():

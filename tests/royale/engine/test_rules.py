@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from games.engine.errors import WrongPhase
-from royale.engine import Attack, Move, Rest, Search, Spawn, Whisper, night_close
+from royale.engine import (
+    Attack,
+    Move,
+    Rest,
+    Search,
+    Spawn,
+    Whisper,
+    get_ruleset,
+    night_close,
+    register_ruleset,
+)
 from royale.engine.errors import (
     ActorDead,
     AlreadyActed,
@@ -22,9 +32,9 @@ from royale.engine.errors import (
     TargetGone,
     UnknownPlace,
 )
-from royale.engine.state import MODE_ACT, MODE_REST
+from royale.engine.state import MODE_ACT, MODE_NONE, MODE_REST
 
-from .support import T0, act, edit, empty_game, found_character, of, put, rng
+from .support import I256, T0, act, edit, empty_game, found_character, of, put, rng, vanished
 
 
 def test_spawn_is_free_and_once():
@@ -81,13 +91,7 @@ def test_move_refusals(place, error):
 
 
 def test_cannot_move_to_a_vanished_place():
-    state = empty_game(n=1, where="监狱")
-    from royale.engine.draft import Draft
-    from royale.engine.ruleset import get_ruleset
-
-    d = Draft(state, get_ruleset(state.ruleset), rng())
-    d.wp("医院").gone = True
-    state = d.finish()
+    state = vanished(empty_game(n=1, where="监狱"), "医院")
     with pytest.raises(PlaceGone):
         act(state, Move(1, "医院"))
 
@@ -205,7 +209,7 @@ def test_night_actions_need_the_night():
     assert exc.value.code == "wrong_phase"
 
 
-def test_a_refused_action_leaves_its_input_untouched_and_a_new_state_is_returned():
+def test_an_applied_action_leaves_its_input_untouched_and_returns_a_new_state():
     state = empty_game(n=2, where="监狱")
     before = state.to_json()
     after, _ = act(state, Move(1, "医院"))
@@ -219,6 +223,25 @@ def test_spawning_does_not_count_as_acting():
     state, _ = act(state, Spawn(1, "钟楼"))
     state, _ = act(state, Rest(1))
     assert state.characters[1].mode == MODE_REST
+
+
+def test_a_spawn_cost_set_in_a_ruleset_is_checked_like_any_other_cost():
+    # The posts make 出生 free; a director's ruleset may charge it (here: a move's 5 MP), and then
+    # 体力不足 refuses it like any action (RULINGS 7), still without committing to act.
+    from royale.engine.ruleset import parse_ruleset
+
+    raw = dict(get_ruleset(I256).raw, key="test_spawn_cost_256")
+    raw["costs"] = dict(raw["costs"], spawn=raw["costs"]["move"])
+    register_ruleset(parse_ruleset(raw))
+    state = edit(empty_game("test_spawn_cost_256", n=1), 1, mp=4)
+    before = state.to_json()
+    with pytest.raises(NotEnoughMP) as exc:
+        act(state, Spawn(1, "钟楼"))
+    assert exc.value.detail == {"need": 5, "have": 4}
+    assert state.to_json() == before
+    after, _ = act(edit(state, 1, mp=5), Spawn(1, "钟楼"))
+    assert (after.characters[1].place, after.characters[1].mp) == ("钟楼", 0)
+    assert after.characters[1].mode == MODE_NONE
 
 
 def test_a_refused_search_does_not_restart_the_cooldown():

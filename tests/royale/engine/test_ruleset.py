@@ -69,9 +69,15 @@ def test_tier_numbers_of_the_posts(category, tier, damage, reduction, uses, vote
         )
 
 
-def test_orange_weapons_splash_20_and_bleed_10():
-    kind = get_ruleset(I256).kind("weapon", "orange", "安魂")
-    assert (kind.splash, kind.bleeding) == (20, 10)
+@pytest.mark.parametrize("key", [I256, K252])
+def test_orange_weapons_splash_20_and_bleed_10(key):
+    # 对所在区域其他角色造成伤血20（无视护甲）... 额外受到10点流血效果（不叠加）
+    rs = get_ruleset(key)
+    for name in rs.tier_names[("weapon", "orange")]:
+        kind = rs.kind("weapon", "orange", name)
+        assert (kind.splash, kind.bleeding) == (20, 10)
+    lesser = [rs.kind("weapon", t, rs.tier_names[("weapon", t)][0]) for t in ("green", "blue")]
+    assert [(k.splash, k.bleeding) for k in lesser] == [(0, 0), (0, 0)]
 
 
 def test_252_name_in_two_categories_is_two_kinds():
@@ -178,8 +184,9 @@ def test_the_other_items(key, expected):
     assert names == expected
 
 
-def test_costs_caps_and_numbers():
-    rs = get_ruleset(I256)
+@pytest.mark.parametrize("key", [I256, K252])
+def test_costs_caps_and_numbers(key):
+    rs = get_ruleset(key)
     assert (rs.hp_max, rs.mp_max, rs.item_cap, rs.hand_slots) == (100, 100, 6, 2)
     assert (rs.costs["move"], rs.costs["search"], rs.costs["whisper"], rs.costs["attack"]) == (
         5,
@@ -194,18 +201,134 @@ def test_costs_caps_and_numbers():
         40,
         5,
     )
-    assert rs.kind("tool", None, "金块").value == 5
+    # RULINGS 17 (200 characters), 9 (drowned after night 2), 8 (one free move when resting)
+    assert (rs.whisper_max, rs.drown_after_night, rs.rest_free_moves) == (200, 2, 1)
+    # 每名角色本身持有一票; 第一日讨论日不进行投票; 统一为雾天
+    assert (rs.vote_base, rs.vote_from_day, rs.weather) == (1, 2, "雾天")
 
 
-def test_reward_pools():
-    assert get_ruleset(K252).reward_pool == (
-        "weapon:blue",
-        "armor:green",
-        "supply:[HP60]愈合膏",
-        "supply:[MP50]静心丸",
-        "trap:炸弹",
-        "upgrader:呼吸法奥义",
-    )
+@pytest.mark.parametrize(
+    ("key", "numbers"),
+    [
+        pytest.param(
+            I256,
+            {
+                "recon:GPS": ("gps", 3, {}),
+                "recon:望远镜": ("telescope", 3, {}),
+                "tool:大喇叭": ("megaphone", 3, {}),
+                "tool:电话": ("phone", 0, {}),
+                "tool:1$": ("currency", 1, {"value": 1}),
+                "tool:2$": ("currency", 2, {"value": 2}),
+                "tool:3$": ("currency", 3, {"value": 3}),
+                "tool:4$": ("currency", 4, {"value": 4}),
+                "tool:金块": ("currency", 5, {"value": 5}),  # 1金块等于5$，白天票数+5
+                "trap:炸弹": ("bomb", 0, {"damage": 30}),
+                "upgrader:卷轴": ("upgrade", 0, {"max_tier": "purple"}),
+                "upgrader:书籍": ("upgrade", 0, {"max_tier": "orange"}),
+            },
+            id="256",
+        ),
+        pytest.param(
+            K252,
+            {
+                "recon:罗针盘": ("gps", 3, {}),
+                "recon:望远镜": ("telescope", 3, {}),
+                "tool:大喇叭": ("megaphone", 3, {}),
+                "tool:血鬼术符咒": ("phone", 0, {}),
+                "tool:1円": ("currency", 1, {"value": 1}),
+                "tool:2円": ("currency", 2, {"value": 2}),
+                "tool:3円": ("currency", 3, {"value": 3}),
+                "tool:4円": ("currency", 4, {"value": 4}),
+                "trap:炸弹": ("bomb", 0, {"damage": 30}),
+                "upgrader:呼吸法指南": ("upgrade", 0, {"max_tier": "purple"}),
+                "upgrader:呼吸法奥义": ("upgrade", 0, {"max_tier": "orange"}),
+            },
+            id="252",
+        ),
+    ],
+)
+def test_recon_tools_traps_and_upgraders_of_the_posts(key, numbers):
+    # 白天票数 of each kind as the posts give it (upgraders: not given, the site's 0), 炸弹 -30,
+    # 卷轴/呼吸法指南 最多升级到紫色, 书籍/呼吸法奥义 任意升级.
+    rs = get_ruleset(key)
+    untiered = {k.key for k in rs.kinds.values() if k.tier is None and k.effect != "supply"}
+    assert untiered == set(numbers)
+    for kind_key, (effect, vote, extra) in numbers.items():
+        kind = rs.kinds[kind_key]
+        assert (kind.effect, kind.vote) == (effect, vote), kind_key
+        assert {f: getattr(kind, f) for f in extra} == extra, kind_key
+
+
+@pytest.mark.parametrize(
+    ("key", "supplies"),
+    [
+        pytest.param(
+            I256,
+            {
+                "[MP20]雪茄": (0, 20, None),
+                "[MP50]咖啡": (0, 50, None),
+                "[MP100]兴奋剂": (0, 100, None),
+                "[HP10]草药": (10, 0, "cancel"),
+                "[HP30]精油": (30, 0, "cancel"),
+                "[HP60]甘草糖": (60, 0, "cure"),
+                "[HP100]蜂王浆": (100, 0, "cure"),
+            },
+            id="256",
+        ),
+        pytest.param(
+            K252,
+            {
+                "[MP20]清目水": (0, 20, None),
+                "[MP50]静心丸": (0, 50, None),
+                "[MP100]源命香": (0, 100, None),
+                "[HP10]镇痛贴": (10, 0, "cancel"),
+                "[HP30]止血散": (30, 0, "cancel"),
+                "[HP60]愈合膏": (60, 0, "cure"),
+                "[HP100]再生之露": (100, 0, "cure"),
+            },
+            id="252",
+        ),
+    ],
+)
+def test_supply_numbers_of_the_posts(key, supplies):
+    # 体力值+N / 生命值+N; HP10 and HP30 抵消流血 (cancel), HP60 and HP100 治愈流血 (cure); 票数+0
+    rs = get_ruleset(key)
+    for name, (hp, mp, cure) in supplies.items():
+        kind = rs.kind("supply", None, name)
+        assert (kind.hp, kind.mp, kind.bleeding_cure, kind.vote) == (hp, mp, cure, 0), name
+
+
+@pytest.mark.parametrize(
+    ("key", "pool"),
+    [
+        pytest.param(
+            I256,
+            (
+                "weapon:blue",
+                "armor:green",
+                "supply:[HP60]甘草糖",
+                "supply:[MP50]咖啡",
+                "trap:炸弹",
+                "upgrader:书籍",
+            ),
+            id="256: 蓝色武器、绿色防具、[HP60]甘草糖、[MP50]咖啡、炸弹、书籍",
+        ),
+        pytest.param(
+            K252,
+            (
+                "weapon:blue",
+                "armor:green",
+                "supply:[HP60]愈合膏",
+                "supply:[MP50]静心丸",
+                "trap:炸弹",
+                "upgrader:呼吸法奥义",
+            ),
+            id="252: 蓝色武器、绿色防具、[HP60]愈合膏、[MP50]静心丸、炸弹、呼吸法奥义",
+        ),
+    ],
+)
+def test_reward_pools(key, pool):
+    assert get_ruleset(key).reward_pool == pool
 
 
 def _without(data, path):
