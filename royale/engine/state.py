@@ -273,9 +273,6 @@ class GameState:
 
     # --- reads -----------------------------------------------------------------------------------
 
-    def living(self, *, players_only: bool = False) -> list[Character]:
-        return [c for c in self.characters.values() if c.alive and not (players_only and c.npc)]
-
     def at_place(self, place: str) -> list[Character]:
         return [c for c in self.characters.values() if c.alive and c.place == place]
 
