@@ -2,14 +2,29 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import AsyncClient, Client
 
 from games import services
 from games.models import Character, Game
+
+if TYPE_CHECKING:
+    from channels.testing import WebsocketCommunicator
+
+BJ = dt.timezone(dt.timedelta(hours=8))
+# Day 1 of the test games; night 1's window is 21:10–21:25 北京时间.
+START = dt.date(2026, 11, 1)
+# The Origin header a browser on the site sends with its websocket handshake.
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def bj(day: int, hour: int, minute: int = 0, second: int = 0) -> dt.datetime:
+    """A moment of the test games' November 2026, 北京时间."""
+    return dt.datetime(2026, 11, day, hour, minute, second, tzinfo=BJ)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -39,23 +54,29 @@ def _fresh_cache() -> Iterator[None]:
 
 @pytest.fixture
 def director(django_user_model: Any) -> Any:
+    from django.contrib.auth.models import Group
+
     services.groups_ensure()
     user = django_user_model.objects.create_user(
         username="daoyan", password="director-pass-123", is_staff=True
     )
-    from django.contrib.auth.models import Group
-
     user.groups.add(Group.objects.get(name=services.DIRECTORS_GROUP))
     return user
 
 
-def make_game(number: str = "256", *, characters: tuple[str, ...] = ("甲", "乙", "丙")) -> Game:
+def make_game(
+    number: str = "256",
+    *,
+    characters: tuple[str, ...] = ("甲", "乙", "丙"),
+    ruleset: str = "islington_256",
+) -> Game:
+    """A running royale game starting on ``START``, with these characters (not set up)."""
     game = services.game_create(
         kind="royale",
-        ruleset="islington_256",
+        ruleset=ruleset,
         number=number,
         title="伊斯灵顿不眠夜",
-        start_date=dt.date(2026, 11, 1),
+        start_date=START,
         status="running",
     )
     Character.objects.bulk_create(Character(game=game, name=n) for n in characters)
@@ -73,3 +94,34 @@ def game(director: Any) -> Game:
 def passwords(game: Game) -> dict[str, str]:
     issued = services.character_passwords_generate(game=game, director=None)
     return {item.character.name: item.secret for item in issued}
+
+
+def api_login(client: Client | AsyncClient, number: str, password: Any, **extra: Any) -> Any:
+    """The portal's login call: the password alone, as JSON (an AsyncClient's is awaited)."""
+    return client.post(
+        f"/api/play/{number}/login",
+        {"password": password},
+        content_type="application/json",
+        **extra,
+    )
+
+
+def session_cookie(client: Client) -> tuple[bytes, bytes]:
+    """The ``cookie`` header a logged-in browser sends with its websocket handshake."""
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def socket_open(
+    game: Game, *headers: tuple[bytes, bytes]
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A websocket on the game's live channel, accepted: (communicator, its ``hello`` frame)."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    hello = await communicator.receive_json_from()
+    assert hello["type"] == "hello"
+    return communicator, hello

@@ -20,7 +20,6 @@ import asyncio
 import gc
 import http.client
 import json
-import math
 import os
 import platform
 import random
@@ -29,10 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -42,15 +39,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.bench.support import (  # noqa: E402
+    LatencyTable,
+    bench_game,
     bench_run,
+    close_connections,
     daphne_server,
-    percentile,
+    django_migrated,
+    p99_target,
+    session_from,
+    where,
 )
-from tests.bench.support import (  # noqa: E402
-    close_connections as _close_connections,
-)
-from tests.bench.support import ms as _ms  # noqa: E402
-from tests.bench.support import ratio as _ratio  # noqa: E402
 
 GAME_NUMBER = "bench"
 CHARACTERS = 40
@@ -72,19 +70,8 @@ class Fixture:
 def fixture_create() -> Fixture:
     """A running royale game with 40 characters and fresh passwords (main thread, sync)."""
     from games import services
-    from games.models import Character, GameStatus
 
-    game = services.game_create(
-        kind="royale",
-        ruleset="islington_256",
-        number=GAME_NUMBER,
-        title="基准测试",
-        status=GameStatus.RUNNING,
-    )
-    Character.objects.bulk_create(
-        Character(game=game, name=f"角色{i:02d}", forum_uid=str(9000 + i), forum_username=f"b{i}")
-        for i in range(1, CHARACTERS + 1)
-    )
+    game = bench_game(GAME_NUMBER, (f"角色{i:02d}" for i in range(1, CHARACTERS + 1)))
     issued = services.character_passwords_generate(game=game, director=None)
     return Fixture(game.pk, [(c.character.pk, c.secret) for c in issued])
 
@@ -108,12 +95,7 @@ class Http:
         response = self.connection.getresponse()
         response.read()
         elapsed = time.perf_counter() - start
-        session = ""
-        for header in response.headers.get_all("Set-Cookie") or []:
-            morsel = SimpleCookie(header).get("sessionid")
-            if morsel is not None:
-                session = morsel.value
-        return response.status, session, elapsed
+        return response.status, session_from(response.headers.get_all("Set-Cookie") or []), elapsed
 
     def ping(self) -> tuple[int, str, float]:
         return self.call("GET", "/api/ping")
@@ -303,7 +285,7 @@ async def measure_push(
     # code under daphne), never to this event loop. record_one's push then runs its group_send
     # back on this loop, as it does in daphne.
     record = sync_to_async(record_one, thread_sensitive=True)
-    close_db = sync_to_async(_close_connections, thread_sensitive=True)
+    close_db = sync_to_async(close_connections, thread_sensitive=True)
     # A plain thread has no event loop: async_to_sync makes one per push (the Celery path).
     plain = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loopless")
     loop = asyncio.get_running_loop()
@@ -357,19 +339,12 @@ async def measure_push(
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
         await close_db()
-        await loop.run_in_executor(plain, _close_connections)
+        await loop.run_in_executor(plain, close_connections)
         plain.shutdown(wait=True)
     return PushFigures(list(plan), stamps, receipts, [c for c, _ in sessions])
 
 
 # --- report ----------------------------------------------------------------------------------
-
-
-def _target(p99: float, limit_ms: float | None) -> str:
-    if limit_ms is None:
-        return ""
-    verdict = "ok" if p99 * 1000 <= limit_ms else "MISSED"
-    return f"p99 ≤ {limit_ms:.0f} ms: {verdict}"
 
 
 Row = tuple[str, str, list[float], float | None]  # name, n, seconds, p99 target in ms
@@ -381,7 +356,6 @@ def _push_row(push: PushFigures, name: str, series: str, *, public: bool, target
 
 
 def report(db_label: str, http: HttpFigures, push: PushFigures, args: argparse.Namespace) -> int:
-    ping50, ping99 = percentile(http.ping, 50), percentile(http.ping, 99)
     rows: list[Row] = [
         ("ping   GET /api/ping (baseline)", str(len(http.ping)), http.ping, None),
         ("login  POST /api/play/n/login", str(len(http.login)), http.login, LOGIN_P99_TARGET_MS),
@@ -409,28 +383,18 @@ def report(db_label: str, http: HttpFigures, push: PushFigures, args: argparse.N
         returned = push.stage(lambda s: s.returned - s.committed, [LOOPLESS])
         rows.append(("send   commit → return, Celery-like", "", returned, None))
 
-    redis = urlsplit(os.environ.get("REDIS_URL", ""))
     print(
-        f"push/login benchmark: {db_label}; Redis {redis.hostname}:{redis.port}{redis.path}; "
+        f"push/login benchmark: {db_label}; Redis {where(os.environ.get('REDIS_URL'))}; "
         f"1 daphne; {os.cpu_count()} CPUs; Python {platform.python_version()}"
     )
     print(
         f"{CHARACTERS} websocket clients, one per character, in the bench process; paced events "
         f"{args.gap:g} ms apart, bursts back to back; push = commit → frame received; ms"
     )
-    header = (
-        f"{'measure':<38}{'n':>10}{'p50':>8}{'p99':>8}{'max':>8}"
-        f"{'p50/ping':>10}{'p99/ping':>10}  target"
-    )
-    print(header)
-    print("-" * len(header))
+    table = LatencyTable(http.ping)
+    table.header()
     for name, n, values, limit in rows:
-        p50, p99 = percentile(values, 50), percentile(values, 99)
-        high = max(values) if values else math.nan
-        print(
-            f"{name:<38}{n or len(values):>10}{_ms(p50):>8}{_ms(p99):>8}{_ms(high):>8}"
-            f"{_ratio(p50, ping50):>10}{_ratio(p99, ping99):>10}  {_target(p99, limit)}"
-        )
+        table.row(name, values, n, "" if limit is None else p99_target(values, limit))
     expected = received = 0
     for series in (PACED, BURST, LOOPLESS):
         for public in (True, False):
@@ -451,14 +415,9 @@ def report(db_label: str, http: HttpFigures, push: PushFigures, args: argparse.N
 
 
 def run(args: argparse.Namespace, db_label: str) -> int:
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
+    django_migrated()
     fixture = fixture_create()
-    _close_connections()  # the bench's main thread is done with the database
+    close_connections()  # the bench's main thread is done with the database
 
     with daphne_server() as port:
         client = Http(port)

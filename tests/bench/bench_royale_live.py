@@ -48,10 +48,8 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -61,15 +59,20 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.bench.support import (  # noqa: E402
+    RULESET,
+    LatencyTable,
+    bench_game,
     bench_run,
     close_connections,
     daphne_server,
-    ms,
+    django_migrated,
+    p99_target,
     percentile,
-    ratio,
+    session_from,
+    verdict,
+    where,
 )
 
-RULESET = "islington_256"
 PLAYERS = 40
 ACTION_P99_TARGET_MS = 100.0
 ACTION_P99_TARGET_RATIO = 5.0
@@ -192,14 +195,6 @@ class AsyncHttp:
 CSRF_TOKEN = "benchbenchbenchbenchbenchbench12"  # any 32 letters and digits will do
 
 
-def session_from(reply: Reply) -> str:
-    for header in reply.cookies:
-        morsel = SimpleCookie(header).get("sessionid")
-        if morsel is not None:
-            return morsel.value
-    return ""
-
-
 # --- fixture (sync, main thread) -------------------------------------------------------------
 
 
@@ -236,22 +231,12 @@ def game_make(number: str, end: dt.datetime, close: dt.datetime, *, passwords: b
     from django.utils import timezone
 
     from games import services
-    from games.models import Character, GameStatus, TimetableOverride
+    from games.models import TimetableOverride
     from royale.services import royale_setup
 
     now = timezone.now()
-    game = services.game_create(
-        kind="royale",
-        ruleset=RULESET,
-        number=number,
-        title="基准测试",
-        start_date=timezone.localdate(),
-        status=GameStatus.RUNNING,
-    )
-    Character.objects.bulk_create(
-        Character(game=game, name=f"{number}-角色{i:02d}", forum_uid=str(i))
-        for i in range(1, PLAYERS + 1)
-    )
+    names = (f"{number}-角色{i:02d}" for i in range(1, PLAYERS + 1))
+    game = bench_game(number, names, start_date=timezone.localdate())
     minute = dt.timedelta(minutes=1)
     moved = [
         (1, "day_close", now - 3 * minute),
@@ -490,10 +475,10 @@ async def _refresh(bot: Bot, run: Run) -> bool:
     run.refreshes += 1
     if reply.status == 200:
         bot.me = reply.json()["me"]
-    elif reply.status >= 500:
-        run.failed[f"HTTP {reply.status}"] += 1
         bot.search_ready = reply.received + float(bot.me.get("search_cooldown", 0))
         bot.found_used = bot.found_used and bool(bot.me.get("found"))
+    elif reply.status >= 500:
+        run.failed[f"HTTP {reply.status}"] += 1
     return True
 
 
@@ -545,7 +530,7 @@ async def _login(port: int, number: str, password: str, limit: asyncio.Semaphore
             reply = await client.call("POST", f"/api/play/{number}/login", {"password": password})
         finally:
             await client.close()
-    session = session_from(reply)
+    session = session_from(reply.cookies)
     if reply.status != 200 or not session:
         raise RuntimeError(f"login to game {number} failed: HTTP {reply.status}")
     return session
@@ -594,11 +579,12 @@ async def window(
             # so that process keeps the game's decoded state between actions.
             port = ports[index % len(ports)]
             names = [name for _, name in fixture.characters]
-            pairs = [(cid, name) for cid, name in fixture.characters]
-            sessions = await asyncio.gather(
-                *(_login(port, fixture.number, fixture.passwords[cid], limit) for cid, _ in pairs)
+            logins = (
+                _login(port, fixture.number, fixture.passwords[cid], limit)
+                for cid, _ in fixture.characters
             )
-            for (cid, name), session in zip(pairs, sessions, strict=True):
+            sessions = await asyncio.gather(*logins)
+            for (cid, name), session in zip(fixture.characters, sessions, strict=True):
                 bots.append(
                     Bot(
                         fixture.game_id,
@@ -611,9 +597,6 @@ async def window(
                         random.Random(f"bot|{args.seed}|{cid}"),
                     )
                 )
-        # One view first, alone: the ruleset's lazy first load is not safe under concurrency
-        # (royale.engine.ruleset._load_builtins; see the report), so warm it up.
-        await bots[0].http.call("GET", f"/api/royale/games/{bots[0].game_id}/me")
         sockets += await asyncio.gather(*(_connect(bot.http.port, bot, limit) for bot in bots))
         tasks += [
             asyncio.create_task(receive(ws, bot, run))
@@ -743,48 +726,33 @@ def figures(run: Run) -> Figures:
     )
 
 
-def _verdict(ok: bool) -> str:
-    return "ok" if ok else "MISSED"
-
-
 def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | None) -> None:
-    ping50, ping99 = percentile(run.pings, 50), percentile(run.pings, 99)
     act99 = percentile(fig.accepted, 99)
     print(f"\n{title}: {run.bots} players, window {run.deadline - run.start:.0f} s")
-    header = (
-        f"{'measure':<40}{'n':>7}{'p50':>8}{'p99':>8}{'max':>8}{'p50/ping':>10}{'p99/ping':>10}"
-        "  target"
-    )
-    print(header)
-    print("-" * len(header))
-
-    def row(name: str, values: Sequence[float], n: str = "", target: str = "") -> None:
-        p50, p99 = percentile(values, 50), percentile(values, 99)
-        high = max(values) if values else math.nan
-        print(
-            f"{name:<40}{n or len(values):>7}{ms(p50):>8}{ms(p99):>8}{ms(high):>8}"
-            f"{ratio(p50, ping50):>10}{ratio(p99, ping99):>10}  {target}"
-        )
+    table = LatencyTable(run.pings)
+    table.header()
+    row = table.row
 
     row("ping   GET /api/ping (baseline)", run.pings)
-    action_ok = act99 * 1000 <= ACTION_P99_TARGET_MS and act99 <= ACTION_P99_TARGET_RATIO * ping99
+    action_ok = (
+        act99 * 1000 <= ACTION_P99_TARGET_MS and act99 <= ACTION_P99_TARGET_RATIO * table.ping99
+    )
     row(
         "action accepted",
         fig.accepted,
         target=f"p99 ≤ {ACTION_P99_TARGET_MS:.0f} ms and ≤ {ACTION_P99_TARGET_RATIO:.0f}x ping: "
-        + _verdict(action_ok),
+        + verdict(action_ok),
     )
     row("action refused (4xx)", fig.refused)
     for kind in ("spawn", "move", "search", "attack", "pick_up", "equip", "use", "whisper"):
         if kind in fig.by_kind:
             row(f"  {kind}", fig.by_kind[kind])
     got, wanted = fig.actor_frames
-    push_target = f"p99 ≤ {PUSH_P99_TARGET_MS:.0f} ms: "
     row(
         "push   → actor's socket",
         fig.actor_push,
         f"{got}/{wanted}",
-        push_target + _verdict(percentile(fig.actor_push, 99) * 1000 <= PUSH_P99_TARGET_MS),
+        p99_target(fig.actor_push, PUSH_P99_TARGET_MS),
     )
     for kind, label in (
         ("attack", "push   attack → victim's socket"),
@@ -795,14 +763,14 @@ def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | No
             label,
             values,
             f"{len(values)}/{fig.victim_expected[kind]}",
-            push_target + _verdict(percentile(values, 99) * 1000 <= PUSH_P99_TARGET_MS),
+            p99_target(values, PUSH_P99_TARGET_MS),
         )
     rate_line = (
         f"rate: {fig.rate:.0f} actions/s answered ({fig.accepted_rate:.0f}/s accepted), "
         f"{len(fig.accepted) + len(fig.refused)} actions in {fig.span:.1f} s"
     )
     if rate_target is not None:
-        rate_line += f"  target ≥ {rate_target:.0f}/s: {_verdict(fig.rate >= rate_target)}"
+        rate_line += f"  target ≥ {rate_target:.0f}/s: {verdict(fig.rate >= rate_target)}"
     print(rate_line)
     top = ", ".join(f"{k} {n}" for k, n in fig.refusals.most_common(6)) or "none"
     print(f"refused: {top}; views re-read after a refusal: {run.refreshes}")
@@ -840,16 +808,11 @@ def close_check(done: list[tuple[int, int, str]], games: int) -> str:
 
 
 def run(args: argparse.Namespace, db_label: str) -> int:
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    started = time.perf_counter()
+    django_migrated()
     from games.models import Character
     from games.services import transitions_run_due
 
-    started = time.perf_counter()
-    call_command("migrate", interactive=False, verbosity=0)
     when = schedule_make()
     single = game_make("live-1", when.single_end, when.single_close, passwords=True)
     many = [
@@ -869,7 +832,7 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     spawned = time.perf_counter() - spawn_start
     close_connections()  # the main thread is done with the database until the closes
     print(
-        f"royale live benchmark: {db_label}; Redis {_where(os.environ.get('REDIS_URL'))}; "
+        f"royale live benchmark: {db_label}; Redis {where(os.environ.get('REDIS_URL'))}; "
         f"{args.servers} daphne; {os.cpu_count()} CPUs; Python {platform.python_version()}"
     )
     print(
@@ -903,24 +866,17 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     print("\nnight close (scheduler tick, transitions_run_due), seconds:")
     print(
         f"  1 game, {PLAYERS} characters ({alive} alive):  {seconds:6.3f}   "
-        f"target ≤ {CLOSE_ONE_TARGET_S:g} s: {_verdict(seconds <= CLOSE_ONE_TARGET_S)}  "
+        f"target ≤ {CLOSE_ONE_TARGET_S:g} s: {verdict(seconds <= CLOSE_ONE_TARGET_S)}  "
         f"({close_check(done, 1)})"
     )
     count = args.close_games
     seconds, done = close_time(when.many_end, when.many_close)
     print(
         f"  {count} games, {count * PLAYERS} characters:    {seconds:6.3f}   "
-        f"target ≤ {CLOSE_MANY_TARGET_S:g} s: {_verdict(seconds <= CLOSE_MANY_TARGET_S)}  "
+        f"target ≤ {CLOSE_MANY_TARGET_S:g} s: {verdict(seconds <= CLOSE_MANY_TARGET_S)}  "
         f"({close_check(done, count)}; {seconds / max(1, count) * 1000:.0f} ms a game)"
     )
     return 0
-
-
-def _where(url: str | None) -> str:
-    if not url:
-        return "?"
-    parts = urlsplit(url)  # never print a password
-    return f"{parts.hostname}:{parts.port}{parts.path}"
 
 
 def main(argv: Sequence[str]) -> int:

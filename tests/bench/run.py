@@ -15,10 +15,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.bench.support import where  # noqa: E402
+
 FIRST = "bench_push.py"
 TIMEOUT_SECONDS = 600.0  # per script; then it is interrupted (its cleanup runs), then killed
 
@@ -26,13 +30,6 @@ TIMEOUT_SECONDS = 600.0  # per script; then it is interrupted (its cleanup runs)
 def scripts() -> list[Path]:
     """The benchmark scripts, the push/login one first, the rest by name."""
     return sorted(HERE.glob("bench_*.py"), key=lambda path: (path.name != FIRST, path.name))
-
-
-def _where(url: str | None, default: str) -> str:
-    if not url:
-        return default
-    parts = urlsplit(url)  # never print a password
-    return f"{parts.scheme}://{parts.hostname}:{parts.port}{parts.path}"
 
 
 def run_one(script: Path, env: dict[str, str]) -> tuple[int | None, float]:
@@ -61,8 +58,6 @@ def run_one(script: Path, env: dict[str, str]) -> tuple[int | None, float]:
 
 
 def main() -> int:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from config.embedded import ensure_redis_url
 
     redis = ensure_redis_url()
@@ -74,8 +69,8 @@ def main() -> int:
         print(
             f"benchmarks: {len(found)} script(s); Python {platform.python_version()} on "
             f"{platform.machine()}, {os.cpu_count()} CPUs; "
-            f"database {_where(env.get('DATABASE_URL'), 'SQLite (temp file per script)')}; "
-            f"Redis {_where(env.get('REDIS_URL'), '?')}",
+            f"database {where(env.get('DATABASE_URL'), 'SQLite (temp file per script)')}; "
+            f"Redis {where(env.get('REDIS_URL'))}",
             flush=True,
         )
         results: list[tuple[str, int | None, float]] = []

@@ -1,4 +1,5 @@
-"""Helpers the live benchmarks share: percentiles, a database and a daphne of their own.
+"""Helpers the live benchmarks share: percentiles and their table, session cookies, a bench game,
+a database and a daphne of their own.
 
 Not a benchmark itself (its name does not start with ``bench_``). Importing it puts the project
 root on ``sys.path``, so a benchmark run as a file can import the project.
@@ -19,16 +20,23 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import date
+from http.cookies import SimpleCookie
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 READY_SECONDS = 30.0  # daphne must answer within this
+RULESET = "islington_256"  # the bench games'
 
 
 # --- small helpers ---------------------------------------------------------------------------
@@ -63,6 +71,57 @@ def ratio(value: float, base: float) -> str:
     return f"{value / base:.1f}x"
 
 
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def p99_target(values: Sequence[float], limit_ms: float) -> str:
+    """The target column for a p99 limit: ``p99 ≤ 50 ms: ok``."""
+    return f"p99 ≤ {limit_ms:.0f} ms: {verdict(percentile(values, 99) * 1000 <= limit_ms)}"
+
+
+class LatencyTable:
+    """Latency rows in ms (n, p50, p99, max), each beside the ping baseline's p50 and p99."""
+
+    def __init__(self, ping: Sequence[float], name_width: int = 40) -> None:
+        self.ping50, self.ping99 = percentile(ping, 50), percentile(ping, 99)
+        self.name_width = name_width
+
+    def header(self) -> None:
+        line = (
+            f"{'measure':<{self.name_width}}{'n':>10}{'p50':>8}{'p99':>8}{'max':>8}"
+            f"{'p50/ping':>10}{'p99/ping':>10}  target"
+        )
+        print(line)
+        print("-" * len(line))
+
+    def row(self, name: str, values: Sequence[float], n: str = "", target: str = "") -> None:
+        p50, p99 = percentile(values, 50), percentile(values, 99)
+        high = max(values) if values else math.nan
+        print(
+            f"{name:<{self.name_width}}{n or len(values):>10}{ms(p50):>8}{ms(p99):>8}{ms(high):>8}"
+            f"{ratio(p50, self.ping50):>10}{ratio(p99, self.ping99):>10}  {target}"
+        )
+
+
+def where(url: str | None, default: str = "?") -> str:
+    """A service's address for the report, never its password."""
+    if not url:
+        return default
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname}:{parts.port}{parts.path}"
+
+
+def session_from(set_cookie_headers: Iterable[str]) -> str:
+    """The ``sessionid`` a response's Set-Cookie headers set ("" when none)."""
+    session = ""
+    for header in set_cookie_headers:
+        morsel = SimpleCookie(header).get("sessionid")
+        if morsel is not None:
+            session = morsel.value
+    return session
+
+
 def bench_environment() -> None:
     """Settings every live benchmark wants, set before Django loads; SIGTERM runs cleanups."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -75,10 +134,42 @@ def bench_environment() -> None:
     signal.signal(signal.SIGTERM, raise_interrupt)
 
 
+def django_migrated() -> None:
+    """Django set up on the bench's fresh database, its tables created."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+
+
 def close_connections() -> None:
     from django.db import connections
 
     connections.close_all()
+
+
+# --- a game of our own ----------------------------------------------------------------------
+
+
+def bench_game(number: str, names: Iterable[str], start_date: date | None = None) -> Game:
+    """A running [256] royale game with these characters (main thread, sync; not set up)."""
+    from games import services
+    from games.models import Character, GameStatus
+
+    game = services.game_create(
+        kind="royale",
+        ruleset=RULESET,
+        number=number,
+        title="基准测试",
+        start_date=start_date,
+        status=GameStatus.RUNNING,
+    )
+    Character.objects.bulk_create(
+        Character(game=game, name=name, forum_uid=str(i)) for i, name in enumerate(names, 1)
+    )
+    return game
 
 
 # --- a database of our own -------------------------------------------------------------------
@@ -189,13 +280,12 @@ def daphne_server(exceptions: Counter[str] | None = None) -> Iterator[int]:
                 process.kill()
                 process.wait(timeout=10)
         log.close()
+        text = Path(log.name).read_text(errors="replace")
+        os.unlink(log.name)
         if exceptions is not None:
-            text = Path(log.name).read_text(errors="replace")
             exceptions.update(m.group(0)[:200] for m in EXCEPTION_LINE.finditer(text))
         if not ok:
-            tail = Path(log.name).read_text(errors="replace")[-3000:]
-            print(f"--- daphne log (tail) ---\n{tail}", file=sys.stderr)
-        os.unlink(log.name)
+            print(f"--- daphne log (tail) ---\n{text[-3000:]}", file=sys.stderr)
 
 
 def wait_ready(process: subprocess.Popen[bytes], port: int) -> None:

@@ -14,6 +14,7 @@ from django.test import AsyncClient
 
 from games import services
 from games.models import Game
+from tests.conftest import api_login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,9 +23,7 @@ async def test_a_login_under_asgi_saves_the_session_and_later_requests_read_it(
     game: Game, passwords: dict[str, str]
 ) -> None:
     client = AsyncClient()
-    login = await client.post(
-        "/api/play/256/login", {"password": passwords["甲"]}, content_type="application/json"
-    )
+    login = await api_login(client, "256", passwords["甲"])
     assert login.status_code == 200
     assert login.cookies["sessionid"].value  # the modified session was saved (in a thread)
 
@@ -40,13 +39,11 @@ async def test_an_unsafe_request_without_the_csrf_token_is_refused_under_asgi(
     game: Game, passwords: dict[str, str]
 ) -> None:
     client = AsyncClient(enforce_csrf_checks=True)
-    await client.post(
-        "/api/play/256/login", {"password": passwords["甲"]}, content_type="application/json"
-    )
+    assert (await api_login(client, "256", passwords["甲"])).status_code == 200
     refused = await client.post(
         f"/api/royale/games/{game.pk}/actions", {"kind": "rest"}, content_type="application/json"
     )
-    assert refused.status_code == 403
+    assert (refused.status_code, refused.json()["code"]) == (403, "csrf_failed")
 
 
 async def test_admin_messages_show_once_under_asgi(game: Game, director: Any) -> None:

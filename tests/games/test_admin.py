@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ from django.test import Client
 
 from games import services
 from games.models import Character, Event, Game
-from tests.conftest import make_game
+from tests.conftest import api_login, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -61,13 +62,8 @@ def test_generating_passwords_shows_them_once_and_stores_digests(
         assert character.name in page
         assert character.password_digest
     # a shown password logs its character in
-    import re
-
     password = re.findall(r"<code>([2-9a-z]{6}(?:-[2-9a-z]{6}){3})</code>", page)[0]
-    login = Client().post(
-        "/api/play/256/login", {"password": password}, content_type="application/json"
-    )
-    assert login.status_code == 200
+    assert api_login(Client(), "256", password).status_code == 200
 
 
 def test_advancing_a_phase_asks_for_a_reason_then_logs_the_override(
@@ -98,7 +94,7 @@ def test_the_event_log_cannot_be_edited(director_client: Client, game: Game) -> 
     services.dice_roll(game=game, director=None, purpose="d6", sides=6)
     event = Event.objects.get(game=game)
     response = director_client.post(f"/admin/games/event/{event.pk}/change/", {"kind": "forged"})
-    assert response.status_code in {403, 200}
+    assert response.status_code == 403
     event.refresh_from_db()
     assert event.kind == "dice_rolled"
     assert (

@@ -15,39 +15,28 @@ from config.asgi import application
 from games import services
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent, to_character
 from games.models import Character, Game
+from tests.conftest import ORIGIN, api_login, make_game, session_cookie, socket_open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
-
-def session_cookie(client: Client) -> bytes:
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-def logged_in(number: str, password: str) -> bytes:
+def logged_in(number: str, password: str) -> tuple[bytes, bytes]:
     client = Client()
-    response = client.post(
-        f"/api/play/{number}/login", {"password": password}, content_type="application/json"
-    )
-    assert response.status_code == 200
+    assert api_login(client, number, password).status_code == 200
     return session_cookie(client)
 
 
-def director_cookie(user: Any) -> bytes:
+def director_cookie(user: Any) -> tuple[bytes, bytes]:
     client = Client()
     client.force_login(user)
     return session_cookie(client)
 
 
-async def connect(game: Game, *headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    hello = await communicator.receive_json_from()
-    assert hello["type"] == "hello"
-    communicator.heads = hello["heads"]
-    return communicator
+async def player_socket(game: Game, password: str) -> WebsocketCommunicator:
+    """A character's browser, logged in, with its socket open (the hello frame read)."""
+    cookie = await database_sync_to_async(logged_in)(game.number, password)
+    socket, _ = await socket_open(game, ORIGIN, cookie)
+    return socket
 
 
 async def refused(game: Game, *headers: tuple[bytes, bytes]) -> bool:
@@ -68,12 +57,8 @@ def cast(game: Game, passwords: dict[str, str]) -> dict[str, Character]:
 async def test_a_character_receives_its_own_events_and_public_ones_never_anothers(
     game: Game, passwords: dict[str, str], cast: dict[str, Character]
 ) -> None:
-    a = await connect(
-        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
-    )
-    b = await connect(
-        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["乙"]))
-    )
+    a = await player_socket(game, passwords["甲"])
+    b = await player_socket(game, passwords["乙"])
 
     await record(
         game=game, events=[GameEvent("note", to_character(cast["乙"].pk), {"text": "给乙的秘密"})]
@@ -101,8 +86,8 @@ async def test_a_character_receives_its_own_events_and_public_ones_never_another
 async def test_a_director_receives_every_event_with_the_global_sequence(
     game: Game, director: Any, cast: dict[str, Character]
 ) -> None:
-    d = await connect(
-        game, ORIGIN, (b"cookie", await database_sync_to_async(director_cookie)(director))
+    d, hello = await socket_open(
+        game, ORIGIN, await database_sync_to_async(director_cookie)(director)
     )
     await record(
         game=game,
@@ -113,7 +98,7 @@ async def test_a_director_receives_every_event_with_the_global_sequence(
         ],
     )
     frames = [await d.receive_json_from(timeout=3) for _ in range(3)]
-    head = d.heads["all"]  # the log already holds the password event
+    head = hello["heads"]["all"]  # the log already holds the password event
     assert head == 1
     assert [(f["seq"], f["audience"], f["payload"]["text"]) for f in frames] == [
         (head + 1, "character", "私"),
@@ -128,25 +113,18 @@ async def test_unauthenticated_cross_origin_and_foreign_sockets_are_refused(
 ) -> None:
     cookie = await database_sync_to_async(logged_in)("256", passwords["甲"])
     assert await refused(game, ORIGIN)  # no session
-    assert await refused(game, (b"origin", b"https://evil.example"), (b"cookie", cookie))
-    assert await refused(game, (b"cookie", cookie))  # no origin at all
-    other = await database_sync_to_async(_other_game)()
-    assert await refused(other, ORIGIN, (b"cookie", cookie))  # logged in, but to another game
-
-
-def _other_game() -> Game:
-    from tests.conftest import make_game
-
-    return make_game("061", characters=("丁",))
+    assert await refused(game, (b"origin", b"https://evil.example"), cookie)
+    assert await refused(game, cookie)  # no origin at all
+    other = await database_sync_to_async(make_game)("061", characters=("丁",))
+    assert await refused(other, ORIGIN, cookie)  # logged in, but to another game
 
 
 async def test_a_client_that_missed_events_gets_them_over_http_by_sequence(
     game: Game, passwords: dict[str, str], cast: dict[str, Character]
 ) -> None:
     client = Client()
-    await database_sync_to_async(client.post)(
-        "/api/play/256/login", {"password": passwords["甲"]}, content_type="application/json"
-    )
+    login = await database_sync_to_async(api_login)(client, "256", passwords["甲"])
+    assert login.status_code == 200
     for text in ("一", "二", "三"):
         await record(game=game, events=[GameEvent("note", PUBLIC, {"text": text})])
     await record(
@@ -172,9 +150,7 @@ async def test_a_client_that_missed_events_gets_them_over_http_by_sequence(
 
 
 async def test_a_push_is_sent_only_after_commit(game: Game, passwords: dict[str, str]) -> None:
-    a = await connect(
-        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
-    )
+    a = await player_socket(game, passwords["甲"])
 
     def rolled_back() -> None:
         try:
@@ -198,9 +174,7 @@ async def test_pushes_from_request_threads_arrive_in_commit_order(
 ) -> None:
     # The socket's application binds this loop: commits in other threads only queue their
     # frames on it (games.live.push), and the loop sends them in the order queued.
-    a = await connect(
-        game, ORIGIN, (b"cookie", await database_sync_to_async(logged_in)("256", passwords["甲"]))
-    )
+    a = await player_socket(game, passwords["甲"])
 
     def burst() -> None:
         for n in range(30):

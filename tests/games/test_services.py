@@ -20,13 +20,7 @@ from games.engine.errors import InvalidInput
 from games.engine.events import PUBLIC, GameEvent, to_character
 from games.errors import GameNotLive
 from games.models import Announcement, Event, Game, TimetableOverride, TransitionRecord
-from tests.conftest import make_game
-
-BJ = dt.timezone(dt.timedelta(hours=8))
-
-
-def bj(day: int, hour: int, minute: int = 0) -> dt.datetime:
-    return dt.datetime(2026, 11, day, hour, minute, tzinfo=BJ)
+from tests.conftest import bj, make_game
 
 
 @pytest.mark.django_db

@@ -1,38 +1,28 @@
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 import time_machine
 from django.test import Client
-from django.utils import timezone
 
 from games import services as game_services
 from games.models import Character, Game
 from royale import services
-
-BJ = dt.timezone(dt.timedelta(hours=8))
-# Day 1 of the test games; night 1's window is 21:10–21:25 北京时间.
-START = dt.date(2026, 11, 1)
+from tests.conftest import api_login, bj, make_game
 
 
-def bj(day: int, hour: int, minute: int = 0, second: int = 0) -> dt.datetime:
-    return dt.datetime(2026, 11, day, hour, minute, second, tzinfo=BJ)
-
-
-def royale_game(number: str, names: tuple[str, ...], *, ruleset: str = "islington_256") -> Game:
-    game = game_services.game_create(
-        kind="royale",
-        ruleset=ruleset,
-        number=number,
-        title="伊斯灵顿不眠夜",
-        start_date=START,
-        status="running",
-    )
-    Character.objects.bulk_create(Character(game=game, name=n) for n in names)
-    services.royale_setup(game=game)
+def royale_game(
+    number: str,
+    names: tuple[str, ...],
+    *,
+    ruleset: str = "islington_256",
+    placement: Mapping[str, int] | None = None,
+) -> Game:
+    """A running game with these characters, set up (items dealt by ``placement``)."""
+    game = make_game(number, characters=names, ruleset=ruleset)
+    services.royale_setup(game=game, placement=placement)
     return game
 
 
@@ -47,8 +37,7 @@ class Player:
     def __init__(self, game: Game, name: str, password: str) -> None:
         self.game, self.name = game, name
         self.client = Client()
-        url = f"/api/play/{game.number}/login"
-        response = self.client.post(url, {"password": password}, content_type="application/json")
+        response = api_login(self.client, game.number, password)
         assert response.status_code == 200, response.content
         self.id = Character.objects.get(game=game, name=name).pk
 
@@ -59,6 +48,12 @@ class Player:
             content_type="application/json",
             headers={"Idempotency-Key": key} if key else None,
         )
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every frame this character may see (its public and private streams), in order."""
+        response = self.client.get(f"/api/games/{self.game.pk}/events")
+        assert response.status_code == 200, response.content
+        return list(response.json()["events"])
 
     def me(self) -> dict[str, Any]:
         response = self.client.get(f"/api/royale/games/{self.game.pk}/me")
@@ -77,10 +72,6 @@ def players(game: Game) -> dict[str, Player]:
     return {i.character.name: Player(game, i.character.name, i.secret) for i in issued}
 
 
-def now() -> dt.datetime:
-    return timezone.now()
-
-
 EMPTY = {
     selector: 0
     for selector in (
@@ -94,16 +85,8 @@ EMPTY = {
 
 def empty_royale_game(number: str, names: tuple[str, ...]) -> Game:
     """A [256] game with nothing lying anywhere, so a search can only find characters."""
-    game = game_services.game_create(
-        kind="royale",
-        ruleset="islington_256",
-        number=number,
-        title="伊斯灵顿不眠夜",
-        start_date=START,
-        status="running",
-    )
-    Character.objects.bulk_create(Character(game=game, name=n) for n in names)
-    services.royale_setup(game=game, placement=EMPTY)
+    game = royale_game(number, names, placement=EMPTY)
+    assert not any(place.items for place in state_of(game).places.values())
     return game
 
 
@@ -161,7 +144,13 @@ def aim(game: Game, attacker: str, target: str) -> str:
     return handle
 
 
-def set_hp(game: Game, name: str, hp: int) -> None:
-    """Arrange a test: a character worn down to ``hp`` by earlier fights."""
+def set_character(game: Game, name: str, **fields: Any) -> None:
+    """Arrange a test: a character as earlier nights left it (``hp=5``, ``mp=3``, ...)."""
     cid = Character.objects.get(game=game, name=name).pk
-    state_edit(game, lambda state: setattr(state.characters[cid], "hp", hp))
+
+    def edit(state: Any) -> None:
+        for field, value in fields.items():
+            assert hasattr(state.characters[cid], field), field
+            setattr(state.characters[cid], field, value)
+
+    state_edit(game, edit)

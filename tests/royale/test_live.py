@@ -6,17 +6,14 @@ import json
 from typing import Any
 
 import pytest
-import time_machine
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from games.models import Game
-from tests.royale.conftest import Player, bj, empty_royale_game, give, night_one, players
+from tests.conftest import ORIGIN, session_cookie, socket_open
+from tests.royale.conftest import Player, empty_royale_game, give, night_one, players
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
 
 class Recorder:
@@ -29,13 +26,10 @@ class Recorder:
         self.socket: WebsocketCommunicator | None = None
 
     async def connect(self) -> None:
-        cookie = f"sessionid={self.player.client.cookies['sessionid'].value}".encode()
-        self.socket = WebsocketCommunicator(
-            application, f"/ws/games/{self.game.pk}/", headers=[ORIGIN, (b"cookie", cookie)]
+        self.socket, hello = await socket_open(
+            self.game, ORIGIN, session_cookie(self.player.client)
         )
-        connected, _ = await self.socket.connect()
-        assert connected
-        self.json.append(await self.socket.receive_json_from())
+        self.json.append(hello)
 
     async def act(self, kind: str, **fields: Any) -> Any:
         response = await database_sync_to_async(self.player.act)(kind, **fields)
@@ -82,12 +76,11 @@ class Recorder:
 
 
 @pytest.fixture
-def scripted() -> Any:
-    with time_machine.travel(bj(1, 21, 12), tick=False) as traveller:
-        game = empty_royale_game("256", ("甲", "乙", "丙"))
-        give(game, "丙", "supply:[HP100]蜂王浆")  # 丙's item: nobody else may ever see it
-        night_one(game)
-        yield game, players(game), traveller
+def scripted(at_night_one: Any) -> Any:
+    game = empty_royale_game("256", ("甲", "乙", "丙"))
+    give(game, "丙", "supply:[HP100]蜂王浆")  # 丙's item: nobody else may ever see it
+    night_one(game)
+    return game, players(game), at_night_one
 
 
 async def spawned(game: Game, cast: dict[str, Player]) -> tuple[Recorder, Recorder, Recorder]:

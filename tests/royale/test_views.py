@@ -14,8 +14,16 @@ from django.test import Client
 from games import services as game_services
 from games.models import Announcement, AnnouncementStatus, Character, CharacterStatus, Game
 from royale.engine.ruleset import get_ruleset
-from royale.engine.state import GameState
-from tests.royale.conftest import bj, night_one, players, royale_game, state_edit, state_of
+from tests.conftest import bj
+from tests.royale.conftest import (
+    empty_royale_game,
+    give,
+    night_one,
+    players,
+    royale_game,
+    set_character,
+    state_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -31,24 +39,18 @@ def visible_text(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
-def first_item(game: Game, place: str, category: str) -> int:
-    state = state_of(game)
-    rs = get_ruleset(state.ruleset)
-    for iid in state.places[place].items:
-        if rs.kinds[state.items[iid].kind].category == category:
-            return iid
-    raise AssertionError(f"no {category} at {place}")
+def form(body: str, kind: str) -> str:
+    """The markup of the night page's action form of this kind: its button, cost and reason."""
+    found = re.search(rf'<form[^>]*data-kind="{kind}">.*?</form>', body, re.S)
+    assert found is not None, f"no {kind} form"
+    return found.group(0)
 
 
-def search_until(player: Any, traveller: Any, found: str, tries: int = 30) -> dict[str, Any]:
-    for _ in range(tries):
-        response = player.act("search")
-        assert response.status_code == 200, response.content
-        me = response.json()["me"]
-        if me["found"] and me["found"]["kind"] == found:
-            return dict(me)
-        traveller.shift(31)
-    raise AssertionError(f"search never found {found}")
+def button(body: str, kind: str) -> str:
+    """The submit button of that action form (where ``disabled`` shows)."""
+    found = re.search(r"<button[^>]*>", form(body, kind))
+    assert found is not None, f"no {kind} button"
+    return found.group(0)
 
 
 # --- access ---------------------------------------------------------------------------------
@@ -89,7 +91,7 @@ def test_night_page_before_spawning(at_night_one: Any) -> None:
     assert re.search(r'class="tile open safe"\s+data-place="教堂"', body)
     # the countdown is to the end of the window (21:25 北京时间)
     assert "距行动截止" in text
-    assert "2026-11-01T13:25:00" in body or "2026-11-01T21:25:00+08:00" in body
+    assert 'data-until="2026-11-01T21:25:00+08:00"' in body
     # the live client and its stylesheet
     assert "js/royale.js" in body
     assert "css/royale.css" in body
@@ -97,34 +99,28 @@ def test_night_page_before_spawning(at_night_one: Any) -> None:
 
 
 def test_night_page_shows_numbers_items_and_own_place(at_night_one: Any) -> None:
-    game = royale_game("256", ("甲", "乙"))
+    game = empty_royale_game("256", ("甲", "乙"))  # every green name still free
+    knife = give(game, "甲", "weapon:green:小刀")
+    give(game, "甲", "supply:[HP10]草药")
     night_one(game)
     a = players(game)["甲"]
     assert a.act("spawn", place="监狱").status_code == 200
-    # hand 甲 a weapon and a supply straight into the state: the page must list them with stats
-    state = state_of(game)
-    rs = get_ruleset(state.ruleset)
-    weapon = first_item(game, next(p for p in rs.places if _has(game, p, "weapon")), "weapon")
-    supply_place = next(p for p in rs.places if _has(game, p, "supply"))
-    supply = first_item(game, supply_place, "supply")
-    _give(game, a.id, hands=[weapon], pack=[supply])
+    assert a.act("equip", item=knife).status_code == 200  # 更换: 0 体力
     assert a.act("move", place="广场").status_code == 200
     body = page(a.client, game)
     text = " ".join(visible_text(body).split())
-    weapon_kind = rs.kinds[state.items[weapon].kind]
-    supply_kind = rs.kinds[state.items[supply].kind]
-    assert weapon_kind.name in text
-    assert f"伤害 {weapon_kind.damage}" in text
+    assert "小刀" in text
+    assert "伤害 15" in text  # 绿色武器：伤血15，使用次数无限制
     assert "不限次数" in text
-    assert supply_kind.name in text
-    assert "体力 95 / 100" in text
-    assert "位置 ： 广场" in text or "位置：广场" in text.replace(" ", "")
+    assert "[HP10]草药" in text
+    assert "体力 95 / 100" in text  # 【移动】：-5体力
+    assert "位置：广场" in text.replace(" ", "")
     assert re.search(r'class="tile open mine"\s+data-place="广场"', body)
     assert "行动模式" in text
-    # buttons carry their costs; the search has no cooldown yet
-    search = r'data-kind="search">\s*<button type="submit" class="big" data-cooldown="0"'
-    assert re.search(search, body)
-    assert "5 体力" in text
+    # buttons carry their costs (【移动】【搜索】：消耗5体力); the search has no cooldown yet
+    assert 'data-cooldown="0"' in button(body, "search")
+    for kind in ("search", "move"):
+        assert re.search(r"(?<!\d)5 体力", visible_text(form(body, kind))), kind
     # the spawn form is gone once spawned
     assert 'data-kind="spawn"' not in body
 
@@ -133,23 +129,20 @@ def test_search_cooldown_and_found_item(at_night_one: Any) -> None:
     game = royale_game("256", ("甲", "乙"))
     night_one(game)
     a = players(game)["甲"]
-    assert a.act("spawn", place="监狱").status_code == 200
-    search_until(a, at_night_one, "item")
+    # 乙 never spawns: at a place with items on the ground, a search can only find one of them
+    stocked = next(p.name for p in state_of(game).places.values() if p.items and not p.gone)
+    assert a.act("spawn", place=stocked).status_code == 200
+    assert a.act("search").json()["me"]["found"]["kind"] == "item"
     body = page(a.client, game)
     text = visible_text(body)
     assert "发现道具" in text
-    assert re.search(r'data-cooldown="(\d+)"', body)
-    left = int(re.search(r'data-cooldown="(\d+)"', body).group(1))  # type: ignore[union-attr]
-    assert 0 < left <= 30
-    assert "搜索冷却" in text
+    # 两次【搜索】之间必须间隔30秒以上: the clock stands still, so all 30 s are left
+    assert re.findall(r'data-cooldown="(\d+)"', body) == ["30"]
+    assert "搜索冷却 30 秒" in text
     # pick-up is enabled, attack is not (the search found no character)
-    pick = re.search(r'data-kind="pick_up">\s*<button[^>]*>', body)
-    assert pick is not None
-    assert "disabled" not in pick.group(0)
-    attack = re.search(r'data-kind="attack">\s*<button[^>]*>', body)
-    assert attack is not None
-    assert "disabled" in attack.group(0)
-    assert "需先搜索到角色" in text
+    assert "disabled" not in button(body, "pick_up")
+    assert "disabled" in button(body, "attack")
+    assert "需先搜索到角色" in visible_text(form(body, "attack"))
 
 
 def test_resting_disables_actions_with_reason(at_night_one: Any) -> None:
@@ -162,13 +155,10 @@ def test_resting_disables_actions_with_reason(at_night_one: Any) -> None:
     text = visible_text(body)
     assert "静养中" in text
     assert "已选择静养" in text
-    search = re.search(r'data-kind="search">\s*<button[^>]*>', body)
-    assert search is not None
-    assert "disabled" in search.group(0)
-    # the one free move of a rest is still offered, at no cost
-    move = re.search(r'data-kind="move">.*?<button[^>]*>', body, re.S)
-    assert move is not None
-    assert "disabled" not in move.group(0)
+    assert "disabled" in button(body, "search")
+    # the one free move of a rest is still offered, at no cost (最多进行一次移动)
+    assert "disabled" not in button(body, "move")
+    assert re.search(r"(?<!\d)0 体力", visible_text(form(body, "move")))
 
 
 def test_outside_the_window_every_action_says_so() -> None:
@@ -179,7 +169,7 @@ def test_outside_the_window_every_action_says_so() -> None:
         body = page(a.client, game, view="night")
     text = visible_text(body)
     assert "不在夜间行动时间" in text
-    assert 'data-kind="spawn"' not in body or "disabled" in body
+    assert 'data-kind="spawn"' not in body  # nobody spawns before 21:10
     assert "距关门" in text
 
 
@@ -188,7 +178,7 @@ def test_not_enough_mp_is_the_reason(at_night_one: Any) -> None:
     night_one(game)
     a = players(game)["甲"]
     assert a.act("spawn", place="监狱").status_code == 200
-    _set_mp(game, a.id, 3)
+    set_character(game, "甲", mp=3)
     body = page(a.client, game)
     assert "体力不足（需 5，现有 3）" in visible_text(body)
 
@@ -197,10 +187,11 @@ def test_dead_character_sees_that_it_is_out(at_night_one: Any) -> None:
     game = royale_game("256", ("甲", "乙"))
     night_one(game)
     a = players(game)["甲"]
-    _set_mp(game, a.id, 100, alive=False)
+    set_character(game, "甲", alive=False, hp=0)
     Character.objects.filter(pk=a.id).update(status=CharacterStatus.ELIMINATED, cause="攻击")
     text = visible_text(page(a.client, game))
     assert "你已出局" in text
+    assert "死因：攻击" in text  # 出局时公示死因
 
 
 def test_state_fragment_is_the_state_region_only(at_night_one: Any) -> None:
@@ -217,22 +208,18 @@ def test_state_fragment_is_the_state_region_only(at_night_one: Any) -> None:
 
 
 def test_page_of_a_shows_nothing_of_b(at_night_one: Any) -> None:
-    game = royale_game("256", ("甲", "乙", "丙"))
+    game = empty_royale_game("256", ("甲", "乙", "丙"))
     night_one(game)
     cast = players(game)
     a, b = cast["甲"], cast["乙"]
     assert a.act("spawn", place="监狱").status_code == 200
     assert b.act("spawn", place="灯塔").status_code == 200
-    # B holds two items with distinctive names and loses HP
-    weapon_place = next(p for p in get_ruleset("islington_256").places if _has(game, p, "weapon"))
-    weapon = first_item(game, weapon_place, "weapon")
-    armor_place = next(p for p in get_ruleset("islington_256").places if _has(game, p, "armor"))
-    armor = first_item(game, armor_place, "armor")
-    _give(game, b.id, hands=[weapon], pack=[armor])
-    _set_mp(game, b.id, 77, hp=63)
-    state = state_of(game)
-    rs = get_ruleset(state.ruleset)
-    b_items = [rs.kinds[state.items[i].kind].name for i in (weapon, armor)]
+    # B holds two items with distinctive names, one in hand, and has lost HP and MP
+    weapon = give(game, "乙", "weapon:green:维京战斧")
+    give(game, "乙", "armor:green:羊头面具")
+    assert b.act("equip", item=weapon).status_code == 200
+    set_character(game, "乙", mp=77, hp=63)
+    b_items = ["维京战斧", "羊头面具"]
 
     for view in ("night", "day"):
         for part in ("", "state"):
@@ -251,15 +238,14 @@ def test_page_of_a_shows_nothing_of_b(at_night_one: Any) -> None:
 
 
 def test_a_search_that_finds_b_does_not_name_b(at_night_one: Any) -> None:
-    game = royale_game("256", ("甲", "乙"), ruleset="islington_256")
+    game = empty_royale_game("256", ("甲", "乙"))  # nothing on the ground: a search finds B
     night_one(game)
     cast = players(game)
     a, b = cast["甲"], cast["乙"]
-    # an empty place of their own: clear the ground so the search can only find B
-    _clear_ground(game, "祭坛")
     assert a.act("spawn", place="祭坛").status_code == 200
     assert b.act("spawn", place="祭坛").status_code == 200
-    me = search_until(a, at_night_one, "character")
+    me = a.act("search").json()["me"]
+    assert me["found"]["kind"] == "character"
     body = page(a.client, game)
     text = visible_text(body)
     assert "发现了一名未知角色" in text
@@ -270,9 +256,7 @@ def test_a_search_that_finds_b_does_not_name_b(at_night_one: Any) -> None:
     assert "乙" not in found.group(0)
     assert str(b.id) not in found.group(0)
     assert me["found"]["handle"]  # the attack form carries the random handle only
-    attack = re.search(r'data-kind="attack">.*?</form>', body, re.S)
-    assert attack is not None
-    assert "乙" not in attack.group(0)
+    assert "乙" not in form(body, "attack")
 
 
 def test_deaths_of_tonight_are_not_shown_before_the_morning(at_night_one: Any) -> None:
@@ -362,8 +346,9 @@ def test_whisper_html_is_escaped_in_every_rendering(at_night_one: Any) -> None:
         body = page(player.client, game)
         assert "<script>alert(1)" not in body
         assert "<img src=x" not in body
-        frames = player.client.get(f"/api/games/{game.pk}/events").json()["events"]
-        texts = [f["payload"].get("text") for f in frames if f["kind"].startswith("whisper")]
+        texts = [
+            f["payload"].get("text") for f in player.events() if f["kind"].startswith("whisper")
+        ]
         assert evil in texts  # stored raw, delivered as JSON data; the client uses textContent
     script = Path("static/js/royale.js").read_text(encoding="utf-8")
     assert ".innerHTML = html" in script  # only the server-rendered state region
@@ -376,51 +361,5 @@ def test_character_names_with_markup_are_escaped(at_night_one: Any) -> None:
     a = players(game)["甲"]
     body = page(a.client, game)
     assert "<b>乙</b>" not in body
-    assert "&lt;b&gt;乙&lt;/b&gt;" in body or "\\u003Cb\\u003E" in body
-
-
-# --- helpers that reach into the stored state (test set-up only) ----------------------------
-
-
-def _has(game: Game, place: str, category: str) -> bool:
-    state = state_of(game)
-    rs = get_ruleset(state.ruleset)
-    kinds = (rs.kinds[state.items[i].kind] for i in state.places[place].items)
-    return any(k.category == category for k in kinds)
-
-
-def _edit(game: Game, edit: Any) -> None:
-    state_edit(game, edit)
-
-
-def _give(game: Game, cid: int, *, hands: list[int], pack: list[int]) -> None:
-    def edit(state: GameState) -> None:
-        for iid in hands + pack:
-            for p in state.places.values():
-                if iid in p.items:
-                    p.items.remove(iid)
-        c = state.characters[cid]
-        c.hands.extend(hands)
-        c.pack.extend(pack)
-
-    _edit(game, edit)
-
-
-def _set_mp(game: Game, cid: int, mp: int, *, hp: int | None = None, alive: bool = True) -> None:
-    def edit(state: GameState) -> None:
-        c = state.characters[cid]
-        c.mp = mp
-        if hp is not None:
-            c.hp = hp
-        if not alive:
-            c.alive = False
-            c.hp = 0
-
-    _edit(game, edit)
-
-
-def _clear_ground(game: Game, place: str) -> None:
-    def edit(state: GameState) -> None:
-        state.places[place].items.clear()
-
-    _edit(game, edit)
+    assert "&lt;b&gt;乙&lt;/b&gt;" in body  # in the page's markup
+    assert "\\u003Cb\\u003E" in body  # in its JSON config

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,12 +30,8 @@ def test_sequence_and_purpose_each_change_the_draw() -> None:
 def test_one_purpose_is_drawn_once_per_event() -> None:
     roller = dice.Dice(SEED, 1)
     roller.below("x", 6)
-    try:
+    with pytest.raises(ValueError, match="already drawn"):
         roller.below("x", 6)
-    except ValueError:
-        pass
-    else:  # pragma: no cover - the assertion below reports it
-        raise AssertionError("a purpose drawn twice for one event must be refused")
 
 
 def test_a_six_sided_die_is_roughly_uniform() -> None:
