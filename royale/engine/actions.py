@@ -153,28 +153,35 @@ class AnswerPhone(Action):
     accept: bool
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
-        Spawn,
-        Rest,
-        Move,
-        Search,
-        PickUp,
-        Attack,
-        Equip,
-        Unequip,
-        UseItem,
-        Upgrade,
-        Gps,
-        Telescope,
-        Drop,
-        Whisper,
-        Megaphone,
-        Phone,
-        AnswerPhone,
-    )
-}
+ACTION_TYPES: dict[str, type[Action]] = {}
+
+
+def register_action_type(cls: type[Action]) -> type[Action]:
+    """Make an action kind known to :func:`action_from_json` (day-issue modules add theirs)."""
+    ACTION_TYPES[cls.kind] = cls
+    return cls
+
+
+for _cls in (
+    Spawn,
+    Rest,
+    Move,
+    Search,
+    PickUp,
+    Attack,
+    Equip,
+    Unequip,
+    UseItem,
+    Upgrade,
+    Gps,
+    Telescope,
+    Drop,
+    Whisper,
+    Megaphone,
+    Phone,
+    AnswerPhone,
+):
+    register_action_type(_cls)
 
 
 def _valid(value: Any, annotation: str) -> bool:
@@ -186,8 +193,12 @@ def _valid(value: Any, annotation: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if annotation == "int | None":
         return value is None or _valid(value, "int")
+    if annotation == "str | None":
+        return value is None or isinstance(value, str)
     if annotation == "tuple[int, ...]":
         return isinstance(value, tuple) and all(_valid(v, "int") for v in value)
+    if annotation == "tuple[str, ...]":
+        return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
     return False
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 TIERS: tuple[str, ...] = ("green", "blue", "purple", "orange")
@@ -117,6 +117,8 @@ class Ruleset:
     phone_texts: Mapping[str, str]
     hooks: Mapping[str, tuple[str, ...]]
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    # Parsed optional sections (events, NPCs, shop ...), by name: see register_section.
+    sections: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def kind(self, category: str, tier: str | None, name: str) -> ItemKind:
         return self.kinds[kind_key(category, tier, name)]
@@ -274,8 +276,31 @@ def _untiered(cat: str, data: Mapping[str, Any], kinds: dict[str, ItemKind]) -> 
         )
 
 
+SectionParser = Callable[[Any, "Ruleset"], Any]
+SECTIONS: dict[str, SectionParser] = {}
+
+
+def register_section(name: str) -> Callable[[SectionParser], SectionParser]:
+    """A module that owns a top-level ruleset key (``events``, ``shop`` ...) registers its parser
+    here: ``parser(value, ruleset)`` gets the key's JSON value and the ruleset parsed so far
+    (places, catalogue), raises :class:`RulesetError` naming the field, and returns the parsed
+    value, found later in ``ruleset.sections[name]`` (absent when the file has no such key)."""
+
+    def decorate(fn: SectionParser) -> SectionParser:
+        SECTIONS[name] = fn
+        return fn
+
+    return decorate
+
+
 def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     """Validate a ruleset document and build the immutable :class:`Ruleset`."""
+    base = _parse_base(data)
+    sections = {name: fn(data[name], base) for name, fn in SECTIONS.items() if name in data}
+    return replace(base, sections=sections) if sections else base
+
+
+def _parse_base(data: Mapping[str, Any]) -> Ruleset:
     if not isinstance(data, Mapping):
         raise RulesetError("(root)", "must be an object")
     key = _str(_get(data, "key", ""), "key")
