@@ -31,7 +31,8 @@ from games import services as game_services
 from games.admin import request_director
 from games.engine.errors import RuleError
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
-from royale import services
+from royale import admin_events, admin_market, admin_sandbox, services
+from royale.admin_votes import votes_panel
 from royale.engine.ruleset import TIERED_CATEGORIES, Ruleset, get_ruleset
 from royale.engine.state import MODE_ACT, MODE_REST, GameState
 from royale.models import RoyaleGame
@@ -388,6 +389,8 @@ def state_context(game: Game, royale: RoyaleGame, now: datetime) -> dict[str, An
         "unspawned": [c for c in characters if c["alive"] and c["place"] is None],
         "alive_count": len(alive),
         "shrink_tonight": list(state.shrink_tonight),
+        **votes_panel(state),
+        **admin_events.events_panel(state),
         "now": now,
     }
 
@@ -482,15 +485,26 @@ class RoyaleGameAdmin(admin.ModelAdmin):
                 name="royale_control_act",
             ),
         ]
-        return [*mine, *super().get_urls()]
+        return [
+            *mine,
+            *admin_sandbox.urls(self.admin_site),
+            *admin_market.urls(self.admin_site),
+            *admin_events.urls(self.admin_site),
+            *super().get_urls(),
+        ]
 
     # -- the page ---------------------------------------------------------------------------------
 
     def control_view(
         self, request: HttpRequest, game_id: int, bound: dict[str, forms.Form] | None = None
     ) -> HttpResponse:
+        if not RoyaleGame.objects.filter(pk=game_id).exists():
+            return HttpResponseRedirect(reverse("admin:royale_setup", args=[game_id]))
         game, royale = _game_for(request, game_id)
         context = state_context(game, royale, timezone.now())
+        context.update(admin_sandbox.testmatch_context(game, royale))
+        context.update(admin_market.market_context(context["state"]))
+        context.update(admin_events.events_forms(context["state"]))
         state: GameState = context["state"]
         bound = bound or {}
         built = {

@@ -24,9 +24,14 @@ router = Router(tags=["royale"])
 
 class ActionIn(Schema):
     """One action. ``kind`` is one of: spawn, rest, move, search, pick_up, attack, equip,
-    unequip, use, upgrade, gps, telescope, drop, whisper, megaphone, phone, answer_phone;
-    the other fields are those of the kind (place, handle, item, swap_out, target, targets,
-    target_kind, text, call, accept). Characters are named by their names."""
+    unequip, use, upgrade, gps, telescope, drop, whisper, megaphone, phone, answer_phone,
+    vote, vote_change (by day: ``target``, the voted character); the economy by day: shop_buy
+    (ware), shop_sell (items), bid (lot, amount), exchange_request (notes), stall_offer (item,
+    asks), stall_buy (choices), gift and trade_offer (target, items; asks), trade_accept and
+    trade_cancel (target); claim_reward (target_kind: the chosen item of an event's reward);
+    the other fields are those of the kind (place, handle, item,
+    swap_out, target, targets, target_kind, text, call, accept). Characters are named by their
+    names."""
 
     kind: str
     place: str | None = None
@@ -39,6 +44,13 @@ class ActionIn(Schema):
     text: str | None = None
     call: int | None = None
     accept: bool | None = None
+    ware: str | None = None
+    items: list[int] | None = None
+    lot: int | None = None
+    amount: int | None = None
+    notes: list[int] | None = None
+    asks: list[str] | None = None
+    choices: list[str] | None = None
 
 
 class ActionOut(Schema):

@@ -24,3 +24,10 @@ class BadIdempotencyKey(RuleError):
     status = 400
     message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
     message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."
+
+
+class TestMatchRefused(RuleError):
+    code = "test_match_refused"
+    status = 409
+    message = "无法进行该测试赛操作。"
+    message_en = "This test match operation is not possible."

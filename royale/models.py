@@ -22,6 +22,17 @@ class RoyaleGame(models.Model):
     state_rng_seq = models.BigIntegerField(default=0, editable=False)
     # Publish the site's morning report at day open without waiting for the director.
     auto_publish = models.BooleanField(_("开门时自动发布公示"), default=False)
+    # Set on a test match's copy (测试赛): the real game whose characters it copies and to which
+    # its prizes carry over.
+    test_of = models.ForeignKey(
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="test_copies",
+        editable=False,
+        verbose_name=_("测试赛所属正式赛"),
+    )
 
     class Meta:
         verbose_name = _("大逃杀状态")

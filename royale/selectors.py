@@ -14,7 +14,8 @@ from games.models import Character as CharacterRow
 from games.models import Game
 from royale import store
 from royale.engine.ruleset import ItemKind, Ruleset, get_ruleset
-from royale.engine.state import Character, GameState, Item
+from royale.engine.state import DAY, Character, GameState, Item
+from royale.engine.votes import own_vote, weight_of
 
 
 def _item(rs: Ruleset, item: Item, *, in_hand: bool) -> dict[str, Any]:
@@ -150,4 +151,20 @@ def player_page(*, game: Game, character: CharacterRow, now: datetime) -> dict[s
         "me": character_view(state=state, character_id=character.pk, now=now.timestamp()),
         "map": map_view(state=state),
         "rules": rules_view(state=state),
+        "vote": vote_view(state=state, character_id=character.pk),
+    }
+
+
+def vote_view(*, state: GameState, character_id: int) -> dict[str, Any]:
+    """The character's own vote today and its weight; never anyone else's ballot or a tally."""
+    rs = get_ruleset(state.ruleset)
+    mine = own_vote(state, character_id)
+    return {
+        "open": state.phase == DAY and state.day >= rs.vote_from_day,
+        "from_day": rs.vote_from_day,
+        "mine": state.characters[mine].name if mine is not None else None,
+        "weight": weight_of(state, character_id),
+        "players": [
+            c.name for c in sorted(state.characters.values(), key=lambda c: c.id) if not c.npc
+        ],
     }

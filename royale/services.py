@@ -31,6 +31,7 @@ from games.models import (
 )
 from games.services import events_append, game_lock, game_mark_finished, reason_required
 from royale import engine, store
+from royale.engine.night import counted_deaths
 from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
 from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
@@ -44,30 +45,43 @@ ANNOUNCED_AT_ONCE = frozenset({CAUSE_RED_CARD})
 
 
 def _sync_characters(game: Game, op: str, before: GameState, after: GameState) -> None:
-    """Mirror the engine's deaths onto the shared Character rows (status, cause, order), and
-    make them public when the rules announce them: the morning report, or the game's end."""
-    # The engine only appends to its deaths: the new ones are those past the old length (a
-    # character revived and killed again has two entries, the second one new).
-    for order, death in enumerate(after.deaths, start=1):
-        if order > len(before.deaths) and not after.characters[death.character].npc:
-            Character.objects.filter(pk=death.character, game=game).update(
+    """Mirror the engine's deaths and revivals (百鬼夜行) onto the shared Character rows (status,
+    cause, order), and make deaths public when the rules announce them: the morning report, or
+    the game's end."""
+    changed = [
+        c
+        for c in after.characters.values()
+        if not c.npc and c.id in before.characters and before.characters[c.id].alive != c.alive
+    ]
+    if changed:
+        # The engine only appends to its deaths: the new ones are those past the old length.
+        dying = {x.character for x in after.deaths[len(before.deaths) :]}
+        # A row shows the death that ranks the player: a revenant killed before it killed, or
+        # sent back at the night's close, is out by its earlier death again.
+        counted = counted_deaths(after.characters, after.deaths)
+        for c in changed:
+            rows = Character.objects.filter(pk=c.id, game=game)
+            if c.alive:
+                rows.update(
+                    status=CharacterStatus.ALIVE,
+                    cause="",
+                    elimination_order=None,
+                    eliminated_day=None,
+                )
+                continue
+            index, death = counted[c.id]
+            rows.update(
                 status=CharacterStatus.ELIMINATED,
                 cause=death.cause,
-                elimination_order=order,
+                elimination_order=index + 1,
                 eliminated_day=death.day,
-                death_public=death.cause in ANNOUNCED_AT_ONCE,
+                # a death tonight waits for the morning; going back to an old one does not
+                death_public=c.id not in dying or death.cause in ANNOUNCED_AT_ONCE,
             )
     if op == "day_open" or after.phase == OVER:
         Character.objects.filter(
             game=game, status=CharacterStatus.ELIMINATED, death_public=False
         ).update(death_public=True)
-    revived = [
-        c.id for c in after.characters.values() if c.alive and not before.characters[c.id].alive
-    ]
-    if revived:
-        Character.objects.filter(pk__in=revived, game=game).update(
-            status=CharacterStatus.ALIVE, cause="", elimination_order=None, eliminated_day=None
-        )
 
 
 def _run(
@@ -95,8 +109,14 @@ def _run(
     return after, [log, *events]
 
 
-def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> RoyaleGame:
-    """Deal the starting state from the seed: items scattered over the places."""
+def royale_setup(
+    *,
+    game: Game,
+    placement: Mapping[str, int] | None = None,
+    test_of: Game | None = None,
+) -> RoyaleGame:
+    """Deal the starting state from the seed: items scattered over the places. ``test_of``
+    makes it the test match (测试赛) of that real game."""
     with transaction.atomic():
         locked = game_lock(game)
         if RoyaleGame.objects.filter(pk=locked.pk).exists():
@@ -104,10 +124,14 @@ def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> R
         cast = [(c.pk, c.name) for c in locked.characters.order_by("id")]
         rng_seq = locked.seq + 1
         state, events = engine.new_game(
-            locked.ruleset, cast, dice.rng(locked.seed, rng_seq, "setup"), placement=placement
+            locked.ruleset,
+            cast,
+            dice.rng(locked.seed, rng_seq, "setup"),
+            placement=placement,
+            test_match=test_of is not None,
         )
         royale = RoyaleGame.objects.create(
-            game=locked, state=state.to_json(), state_rng_seq=rng_seq
+            game=locked, state=state.to_json(), state_rng_seq=rng_seq, test_of=test_of
         )
         log = GameEvent(
             "engine_step",
@@ -117,6 +141,7 @@ def royale_setup(*, game: Game, placement: Mapping[str, int] | None = None) -> R
                 "rng_seq": rng_seq,
                 "characters": [list(c) for c in cast],
                 "placement": dict(placement or {}),
+                "test_match": test_of is not None,
             },
         )
         events_append(game=locked, events=[log, *events], now=timezone.now())
@@ -274,6 +299,20 @@ def _playable(state: GameState, character_id: int) -> GameState:
     return state
 
 
+_NAMED_TARGET = frozenset(
+    {
+        "whisper",
+        "phone",
+        "vote",
+        "vote_change",
+        "gift",
+        "trade_offer",
+        "trade_accept",
+        "trade_cancel",
+    }
+)
+
+
 def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
     """Players name other characters by their public names; the engine uses ids."""
     resolved = dict(data)
@@ -285,9 +324,14 @@ def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
             return value
         if names is None:
             names = dict(game.characters.values_list("name", "pk"))
-        return names.get(value, -1)  # -1: the engine refuses an unknown character
+        if value in names:
+            return names[value]
+        # NPCs (阿呆, 阿笨) have no row: the state knows their names.
+        npcs = store.state_load(game).state.characters.values()
+        # -1: the engine refuses an unknown character
+        return next((c.id for c in npcs if c.npc and c.alive and c.name == value), -1)
 
-    if "target" in resolved and resolved.get("kind") in {"whisper", "phone"}:
+    if "target" in resolved and resolved.get("kind") in _NAMED_TARGET:
         resolved["target"] = lookup(resolved["target"])
     if isinstance(resolved.get("targets"), list):
         resolved["targets"] = tuple(lookup(t) for t in resolved["targets"])
@@ -375,6 +419,24 @@ def royale_airdrop(
 ) -> GameState:
     args = {"selectors": [s.strip() for s in selectors if s.strip()]}
     return royale_intervene(game=game, director=director, op="airdrop", args=args, reason=reason)
+
+
+def royale_event_choose(
+    *, game: Game, director: User, pick: str | None, veto: Sequence[str], reason: str
+) -> GameState:
+    """Pick the next day's event, or veto some of the draw's (the next day open consumes it);
+    neither cancels an earlier choice."""
+    args = {"pick": pick or None, "veto": sorted({v for v in veto if v})}
+    return royale_intervene(
+        game=game, director=director, op="event_choose", args=args, reason=reason
+    )
+
+
+def royale_riddle_set(*, game: Game, director: User, text: str, reason: str) -> GameState:
+    """阿呆's riddle of the day, announced publicly."""
+    return royale_intervene(
+        game=game, director=director, op="riddle", args={"text": text}, reason=reason
+    )
 
 
 # Longest single extension: a day; anything longer is a timetable change, not an extension.

@@ -29,6 +29,7 @@ from games.engine import dice
 from games.models import Event, Game
 from royale import engine
 from royale.engine import director as director_engine
+from royale.engine import economy, events, npcs, testmatch
 from royale.engine.state import GameState
 from royale.errors import NotSetUp
 from royale.models import RoyaleGame
@@ -61,6 +62,18 @@ INTERVENTIONS: Mapping[str, Logged] = {
     "airdrop": lambda s, p, rng: director_engine.drop_supplies(
         s, [str(x) for x in p["selectors"]], rng
     ),
+    "exchange": lambda s, p, rng: economy.exchange(
+        s, int(p["character"]), [int(x) for x in p["notes"]], rng
+    ),
+    "exchange_answer": lambda s, p, rng: economy.exchange_answer(
+        s, int(p["character"]), bool(p["approve"]), rng
+    ),
+    "list_lot": lambda s, p, rng: economy.list_lot(s, str(p["selector"]), rng),
+    "use_for": lambda s, p, rng: economy.use_for(s, int(p["character"]), int(p["item"]), rng),
+    "event_choose": lambda s, p, rng: events.event_choose(
+        s, p["pick"], [str(x) for x in p["veto"]], rng
+    ),
+    "riddle": lambda s, p, rng: npcs.riddle_set(s, str(p["text"]), rng),
 }
 
 
@@ -75,6 +88,7 @@ REPLAYERS: Mapping[str, Logged] = {
     ),
     **{kind: _transition(kind) for kind in TRANSITIONS},
     **INTERVENTIONS,
+    "test_prize": lambda s, p, rng: testmatch.award(s, [int(x) for x in p["characters"]], rng),
 }
 
 
@@ -103,7 +117,10 @@ def replay(
         if op == "setup":  # a log always starts with it
             cast = [(int(cid), str(name)) for cid, name in step["characters"]]
             placement = step.get("placement") or None
-            state = engine.new_game(game.ruleset, cast, rng, placement=placement)[0]
+            test_match = bool(step.get("test_match"))
+            state = engine.new_game(
+                game.ruleset, cast, rng, placement=placement, test_match=test_match
+            )[0]
         else:
             assert state is not None  # noqa: S101  (after the setup, or on a snapshot)
             state = REPLAYERS[op](state, step, rng)[0]

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 
 from games import selectors as game_selectors
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Character, Game
-from royale import selectors
+from royale import day_events, market, selectors
 from royale.engine.ruleset import Ruleset, get_ruleset
 from royale.errors import NotSetUp
 
@@ -228,6 +228,22 @@ def _day_reason(me: dict[str, Any], phase: str, game: Game) -> str:
     return ""
 
 
+def _vote_box(vote: dict[str, Any], day_reason: str, dead: set[str]) -> dict[str, Any]:
+    """The day page's vote box: the living players to choose from and one's own vote only."""
+    if day_reason:
+        reason = day_reason
+    elif not vote["open"]:
+        reason = _("第 %(n)s 天起每天白天投票（第一日讨论日不投票）") % {"n": vote["from_day"]}
+    else:
+        reason = ""
+    return {
+        **vote,
+        "choices": [name for name in vote["players"] if name not in dead],
+        "kind": "vote_change" if vote["mine"] else "vote",
+        "reason": reason,
+    }
+
+
 def _context(
     request: HttpRequest, game: Game, character: Character, now: datetime
 ) -> dict[str, Any] | None:
@@ -262,6 +278,7 @@ def _context(
         for c in game.characters.order_by("id").only("id", "name")
         if c.pk != character.pk and c.pk not in dead_ids
     ]
+    events = day_events.player_events(selectors.royale_state(game=game), character.pk)
     open_places = [p for p in places if not p["gone"] and p["open"]]
     kinds: list[dict[str, str]] = []
     if any(i["gps"] for i in items):
@@ -292,7 +309,12 @@ def _context(
         "open_places": open_places,
         "move_places": [p for p in open_places if p["name"] != me["place"]],
         "vanishing": [p["name"] for p in places if p["vanishing"]],
-        "others": others,
+        "others": [*others, *events["npcs"]],  # whispers reach 阿呆 and 阿笨 too
+        "day_events": events,
+        "vote": _vote_box(page["vote"], day_reason, {c.name for c in deaths}),
+        "market": market.market_page(game=game, character=character, now=now)
+        if view == "day"
+        else None,
         "gps_kinds": kinds,
         "countdown": _countdown(game),
         "rest": {

@@ -11,6 +11,13 @@ No Django, Channels, Celery or ninja here (an import-linter contract enforces it
 
 from __future__ import annotations
 
+from . import (
+    economy,  # noqa: F401  (registers the shop/auction/stalls sections, actions and economy.close)
+    events,  # noqa: F401  (registers the events section, its hooks and claim_reward)
+    npcs,  # noqa: F401  (registers the npcs section and the NPCs' hooks)
+    testmatch,  # noqa: F401  (registers the test_match section)
+    votes,  # noqa: F401  (registers the vote actions and votes.tally)
+)
 from .actions import (
     ACTION_TYPES,
     Action,

@@ -8,7 +8,7 @@ from .actions import Attack
 from .common import acting, here, spend
 from .draft import Draft
 from .errors import AlreadyAttacked, InvalidTarget, NothingFound, SafeZone, TargetGone
-from .hooks import after_death
+from .hooks import after_death, notify
 from .ruleset import ItemKind
 from .state import (
     CAUSE_ATTACK,
@@ -55,6 +55,8 @@ def wear(d: Draft, owner: int, iid: int) -> None:
 
 def hurt(d: Draft, cid: int, damage: int, *, bleeding: int = 0) -> bool:
     """Apply damage (the victim learns the amount, never the source); True when it kills."""
+    if d.chars[cid].flags.get("immortal"):
+        return False  # 阿呆 (血量无限): hits, splash and bombs do nothing to it
     c = d.wc(cid)
     c.hp -= damage
     if c.hp > 0 and bleeding:
@@ -148,6 +150,7 @@ def strike(d: Draft, attacker: int, target: int, place: str, *, handle: str | No
         loot_all += [d.describe_item(i) for i in gained]
         deaths.append({"character": vid, "looted": gained, "dropped": left})
         after_death(d, vid, CAUSE_ATTACK, attacker)
+    notify(d, "hit", attacker=attacker, target=target, damage=damage, killed=target in dead)
     result: dict[str, Any] = {"handle": handle, "outcome": "killed" if target in dead else "hit"}
     if splash:
         result["others_hit"] = len(victims) - 1

@@ -21,7 +21,7 @@ from games.engine.events import DIRECTORS, GameEvent
 from .combat import die_dropping
 from .common import living
 from .draft import Draft, open_draft
-from .errors import GameOver, PlaceGone, UnknownItem, UnknownPlace
+from .errors import GameOver, HeldByMarket, PlaceGone, UnknownItem, UnknownPlace
 from .items import grant
 from .night import airdrop, end_if_decided
 from .state import CAUSE_EVENT, OVER, GameState
@@ -153,6 +153,8 @@ def take(state: GameState, item: int, rng: random.Random) -> Result:
     if item not in d.items or item in d.gone:
         raise UnknownItem(item=item)
     where, at = d.locate(item)
+    if where == "house":
+        raise HeldByMarket(item=item, at=at)  # bids and stalls would point at a missing item
     info = d.describe_item(item)
     if where == "character":
         d.take_from(at, item)

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.events import DIRECTORS, PUBLIC, Audience, GameEvent, to_character
 
+from .house import house_items
 from .ruleset import ItemKind, Ruleset, get_ruleset
 from .state import (
     CAUSE_DROWNED,
@@ -169,8 +170,17 @@ class Draft:
         used = {i.kind for i in self.items.values()}
         return [k.key for k in kinds if k.tier is None or k.key not in used]
 
+    def restockable_keys(self, kinds: Iterable[ItemKind]) -> list[str]:
+        """What the shop can sell: an untiered kind always; a weapon or armor name when no item
+        of it is in play (never created, or every one of it gone — used up, vanished, broken,
+        upgraded). The default deal places every green name, so a shop limited to never-created
+        names would have no greens at all; 共N件 still holds for the items in play at once."""
+        live = {i.kind for i in self.items.values() if i.id not in self.gone}
+        return [k.key for k in kinds if k.tier is None or k.key not in live]
+
     def locate(self, iid: int) -> tuple[str, Any]:
-        """Where an item is: ("place", name) / ("character", id) / ("gone", reason)."""
+        """Where an item is: ("place", name) / ("character", id) / ("gone", reason) / ("house",
+        "auction" | "escrow" | "stall")."""
         if iid in self.gone:
             return ("gone", self.gone[iid])
         for c in self.chars.values():
@@ -179,6 +189,9 @@ class Draft:
         for p in self.places.values():
             if iid in p.items:
                 return ("place", p.name)
+        for held, where in house_items(self.flags):
+            if held == iid:
+                return ("house", where)
         raise AssertionError(f"item {iid} is nowhere")  # an invariant break, not a rule refusal
 
     def describe_item(self, iid: int) -> dict[str, Any]:
@@ -202,6 +215,8 @@ class Draft:
     # --- events ----------------------------------------------------------------------------------
 
     def to(self, cid: int, kind: str, payload: dict[str, Any], actor: int | None = None) -> None:
+        if self.chars[cid].npc:
+            return  # nobody reads an NPC's stream (the shell has no row for it to address)
         self.events.append(GameEvent(kind, aud(cid), payload, actor))
 
     def directors(self, kind: str, payload: dict[str, Any], actor: int | None = None) -> None:

@@ -12,23 +12,52 @@ __all__ = [
     "ActorDead",
     "AlreadyActed",
     "AlreadyAttacked",
+    "AlreadyBid",
+    "AlreadyBought",
+    "AlreadyOffered",
     "AlreadySpawned",
+    "AlreadyVoted",
     "BackpackFull",
+    "BadAsk",
+    "BadChoice",
+    "BidTooLow",
+    "CannotPay",
+    "CannotSell",
     "CannotUpgrade",
     "EmptyMessage",
+    "EventFixedDay",
+    "EventNotAllowed",
+    "ExchangePending",
     "GameOver",
     "HandSlotTaken",
     "HandsFull",
+    "HeldByMarket",
     "InvalidTarget",
+    "MarketHours",
+    "MarketNotOpen",
     "MessageTooLong",
+    "NoItems",
+    "NoRewardOffer",
     "NoSuchCall",
+    "NoSuchMarket",
+    "NoSuchRequest",
+    "NoSuchTrade",
+    "NoVoteToday",
+    "NotAnOption",
+    "NotAtMarket",
+    "NotCurrency",
     "NotEnoughMP",
+    "NotEnoughMoney",
     "NotHeld",
     "NotInBackpack",
     "NotInHand",
     "NotSpawned",
     "NotUsable",
+    "NotVoted",
     "NothingFound",
+    "NothingToExchange",
+    "NpcCannotVote",
+    "NpcsAbsent",
     "PlaceClosed",
     "PlaceGone",
     "RestMoveUsed",
@@ -36,12 +65,20 @@ __all__ = [
     "RuleError",
     "SafeZone",
     "SamePlace",
+    "SameVote",
     "SearchCooldown",
+    "SoldOut",
+    "TargetDead",
     "TargetGone",
     "TierExhausted",
+    "TradePending",
+    "TradeStale",
     "UnknownCharacter",
+    "UnknownEvent",
     "UnknownItem",
+    "UnknownLot",
     "UnknownPlace",
+    "UnknownWare",
     "UsedThisNight",
     "UsedToday",
     "WrongPhase",
@@ -256,3 +293,228 @@ class GameOver(RoyaleConflict):
     code = "game_over"
     message = "本局游戏已经结束。"
     message_en = "The game is over."
+
+
+class NoVoteToday(RoyaleConflict):
+    code = "no_vote_today"
+    message = "今天不进行投票（第一日讨论日不投票）。"
+    message_en = "There is no vote today (the first day is for discussion only)."
+
+
+class AlreadyVoted(RoyaleConflict):
+    code = "already_voted"
+    message = "你今天已经投过票了，可以改票。"
+    message_en = "You have already voted today; you may change your vote."
+
+
+class NotVoted(RoyaleConflict):
+    code = "not_voted"
+    message = "你今天还没有投票，无法改票。"
+    message_en = "You have not voted today, so there is no vote to change."
+
+
+class SameVote(RoyaleConflict):
+    code = "same_vote"
+    message = "你的票已经投给了该角色。"
+    message_en = "Your vote is already for that character."
+
+
+class TargetDead(RoyaleConflict):
+    code = "target_dead"
+    message = "该角色已出局，不能投票给TA。"
+    message_en = "That character is out of the game and cannot be voted for."
+
+
+class NpcCannotVote(RoyaleConflict):
+    code = "npc_cannot_vote"
+    message = "NPC不参与投票。"
+    message_en = "NPCs do not vote."
+
+
+class UnknownEvent(RuleError):
+    code = "unknown_event"
+    message = "没有这个事件。"
+    message_en = "No such event."
+
+
+class EventNotAllowed(RoyaleConflict):
+    code = "event_not_allowed"
+    message = "该事件明天不能发生。"
+    message_en = "That event cannot happen tomorrow."
+
+
+class EventFixedDay(RoyaleConflict):
+    code = "event_fixed_day"
+    message = "明天的事件是固定的，不能指定或否决。"
+    message_en = "Tomorrow's event is fixed; it cannot be picked or vetoed."
+
+
+class NoRewardOffer(RoyaleConflict):
+    code = "no_reward_offer"
+    message = "你没有可以领取的奖励。"
+    message_en = "You have no reward to claim."
+
+
+class NotAnOption(RoyaleConflict):
+    code = "not_an_option"
+    message = "奖励只能在给定的选项中选择。"
+    message_en = "Choose one of the rewards offered."
+
+
+class NpcsAbsent(RoyaleConflict):
+    code = "npcs_absent"
+    message = "阿呆不在场，无法设置谜题。"
+    message_en = "The riddle NPC is not in the game now."
+
+
+# --- the economy (货币、商店、拍卖行、摆摊、交易) -------------------------------------------------
+
+
+class NoSuchMarket(RoyaleConflict):
+    code = "no_such_market"
+    message = "本局没有这种交易方式。"
+    message_en = "This game has no such market."
+
+
+class MarketNotOpen(RoyaleConflict):
+    code = "market_not_open"
+    message = "尚未开放交易。"
+    message_en = "This market is not open yet."
+
+
+class NotAtMarket(RoyaleConflict):
+    code = "not_at_market"
+    message = "只有在指定区域过夜的角色可以在这里交易。"
+    message_en = "Only characters who spent the night at the market's place may trade here."
+
+
+class MarketHours(RoyaleConflict):
+    code = "market_hours"
+    message = "现在不在交易时间内。"
+    message_en = "This is outside the market's hours."
+
+
+class UnknownWare(RuleError):
+    code = "unknown_ware"
+    message = "商店没有这件商品。"
+    message_en = "The shop does not sell that."
+
+
+class SoldOut(RoyaleConflict):
+    code = "sold_out"
+    message = "该商品已售罄（同类道具已全部出现）。"
+    message_en = "Sold out: every item of that kind is already in the game."
+
+
+class NotEnoughMoney(RoyaleConflict):
+    code = "not_enough_money"
+    message = "货币不足。"
+    message_en = "Not enough money."
+
+
+class CannotSell(RoyaleConflict):
+    code = "cannot_sell"
+    message = "商店不收购这些道具（请按售出价目表选择道具与数量）。"
+    message_en = "The shop does not buy that (see the sale price list for items and counts)."
+
+
+class UnknownLot(RoyaleConflict):
+    code = "unknown_lot"
+    message = "拍卖行没有这件拍品（或尚未开拍）。"
+    message_en = "No such lot (or it is not up for auction yet)."
+
+
+class BidTooLow(RuleError):
+    code = "bid_too_low"
+    message = "出价低于最低出价。"
+    message_en = "The bid is below the minimum."
+
+
+class AlreadyBid(RoyaleConflict):
+    code = "already_bid"
+    message = "你今天已对这件拍品出价，出价不可撤回或更改。"
+    message_en = "You have already bid on this lot today; bids are final."
+
+
+class NotCurrency(RoyaleConflict):
+    code = "not_currency"
+    message = "只能兑换货币。"
+    message_en = "Only currency can be exchanged."
+
+
+class NothingToExchange(RoyaleConflict):
+    code = "nothing_to_exchange"
+    message = "这些货币无法兑换成更少张的高面值货币。"
+    message_en = "These notes cannot be exchanged into fewer, larger ones."
+
+
+class ExchangePending(RoyaleConflict):
+    code = "exchange_pending"
+    message = "你已有一个等待导演处理的兑换申请。"
+    message_en = "You already have an exchange request waiting for the director."
+
+
+class NoSuchRequest(RoyaleConflict):
+    code = "no_such_request"
+    message = "没有待处理的兑换申请。"
+    message_en = "There is no pending exchange request."
+
+
+class BadAsk(RuleError):
+    code = "bad_ask"
+    message = "报酬无效：每种报酬是一类道具（可带数量）或若干货币。"
+    message_en = "Invalid price: each is an item kind (with a count) or an amount of currency."
+
+
+class AlreadyOffered(RoyaleConflict):
+    code = "already_offered"
+    message = "每人每天只有一次【售卖】机会。"
+    message_en = "One sale per character per day."
+
+
+class AlreadyBought(RoyaleConflict):
+    code = "already_bought"
+    message = "每人每天只有一次【购买】机会，回帖后不可撤回。"
+    message_en = "One purchase per character per day, and it is final."
+
+
+class BadChoice(RuleError):
+    code = "bad_choice"
+    message = "购买志愿无效。"
+    message_en = "Invalid purchase choice."
+
+
+class CannotPay(RoyaleConflict):
+    code = "cannot_pay"
+    message = "你没有足够的道具或货币支付该报酬。"
+    message_en = "You do not hold what that price asks."
+
+
+class NoItems(RuleError):
+    code = "no_items"
+    message = "请至少选择一件道具（不可重复）。"
+    message_en = "Choose at least one item (each once)."
+
+
+class TradePending(RoyaleConflict):
+    code = "trade_pending"
+    message = "你对该角色已有一个未完成的交易提议。"
+    message_en = "You already have an open trade offer to that character."
+
+
+class NoSuchTrade(RoyaleConflict):
+    code = "no_such_trade"
+    message = "没有这个交易提议。"
+    message_en = "There is no such trade offer."
+
+
+class TradeStale(RoyaleConflict):
+    code = "trade_stale"
+    message = "提议方已不再持有所提供的道具，交易无法完成。"
+    message_en = "The offering side no longer holds what it offered."
+
+
+class HeldByMarket(RoyaleConflict):
+    code = "held_by_market"
+    message = "该道具在拍卖行、托管或摊位中。"
+    message_en = "That item is held by the auction house, in escrow or on a stall."

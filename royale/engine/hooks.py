@@ -9,9 +9,15 @@ RULINGS 19:
 - ``night_open`` — right after the night opens (e.g. a villain is named for the night);
 - ``post_night`` — first thing at night close (villain, nests, 伊利湖/凛冬 ...);
 - ``pre_night``  — at day open, after the daily settlement (酷暑 −30 MP, 致幻迷雾, 迷你战争 ...);
+- ``shrink_drawn`` — at day open, once tonight's vanishing places are drawn, before the morning
+  report (阿笨 appears in one of them);
 - ``death``      — whenever a character dies, once its items are looted/dropped/vanished, with
   context ``character``, ``cause`` and ``killer`` (the attacker or bomber, else None): the
-  villain passing to its killer, bounties, 百鬼夜行 revivals.
+  villain passing to its killer, bounties, 百鬼夜行 revivals;
+- ``hit``, ``whisper``, ``move``, ``airdrop`` — after an attack struck its target (``attacker``,
+  ``target``, ``damage``, ``killed``), a whisper (``actor``, ``target``, ``text``), a move
+  (``actor``, ``origin``, ``place``), an airdrop (``items``: (item, place) pairs): see
+  :func:`notify`.
 
 A hook gets the draft (copy-on-write state; use ``draft.wc`` etc. to change it and ``draft.to``/
 ``draft.public``/``draft.directors`` to log), the stage name and the stage's context (empty for
@@ -74,3 +80,10 @@ def after_death(draft: Draft, character: int, cause: str, killer: int | None) ->
         context = {"character": character, "cause": cause, "killer": killer}
         for hook in resolve(draft.rs, "death"):
             hook(draft, "death", context)
+
+
+def notify(draft: Draft, stage: str, **context: Any) -> None:
+    """An in-action stage (``hit``, ``whisper``, ``move``, ``airdrop``): its hooks, if any."""
+    if draft.rs.hooks.get(stage):  # most stages of most rulesets have none: skip the lookups
+        for hook in resolve(draft.rs, stage):
+            hook(draft, stage, context)

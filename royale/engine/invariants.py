@@ -2,11 +2,13 @@
 
 ``problems(state)`` returns every broken invariant as a sentence (empty when the state is sound):
 bounds of HP/MP, the dead holding nothing, vanished places holding nothing, hand rules, and item
-conservation (each item in exactly one place, character or the ``gone`` ledger).
+conservation (each item in exactly one place, character, the market's holdings or the ``gone``
+ledger).
 """
 
 from __future__ import annotations
 
+from .house import house_items
 from .ruleset import get_ruleset
 from .state import GameState
 
@@ -51,6 +53,8 @@ def problems(state: GameState, *, cap_items: bool = True) -> list[str]:
             locate(iid, f"character {c.id}")
     for iid in state.gone:
         locate(iid, "gone")
+    for iid, at in house_items(state.flags):
+        locate(iid, f"the market ({at})")
     missing = set(state.items) - set(where)
     if missing:
         found.append(f"items {sorted(missing)} are nowhere")

@@ -150,18 +150,7 @@ def use(d: Draft, a: UseItem, now: float) -> None:
     if kind.effect != "supply":
         raise NotUsable(item=a.item, effect=kind.effect)
     spend(d, a.actor, d.rs.costs["use"])
-    w = d.wc(a.actor)
-    before = {"hp": w.hp, "mp": w.mp, "bleeding": w.bleeding > 0}
-    if kind.mp:
-        w.mp = min(d.rs.mp_max, w.mp + kind.mp)
-    if kind.hp:
-        cancels = w.bleeding > 0 and kind.bleeding_cure == "cancel"
-        w.bleeding = 0  # 抵消 stops the bleeding instead of healing; 治愈 stops it and heals
-        if not cancels:
-            w.hp = min(d.rs.hp_max, w.hp + kind.hp)
-    w.hands.remove(a.item)
-    d.mark_gone(a.item, GONE_CONSUMED)
-    after = {"hp": w.hp, "mp": w.mp, "bleeding": w.bleeding > 0}
+    before, after = consume_supply(d, a.actor, a.item, kind)
     d.to(
         a.actor,
         "used",
@@ -171,6 +160,26 @@ def use(d: Draft, a: UseItem, now: float) -> None:
     d.directors(
         "used", {"actor": a.actor, "item": a.item, "before": before, "after": after}, a.actor
     )
+
+
+def consume_supply(
+    d: Draft, cid: int, iid: int, kind: ItemKind
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A supply's effect on its holder, the supply consumed wherever it is held (the director may
+    use one for a character by day); returns HP, MP and bleeding before and after."""
+    w = d.wc(cid)
+    before = {"hp": w.hp, "mp": w.mp, "bleeding": w.bleeding > 0}
+    if kind.mp:
+        w.mp = min(d.rs.mp_max, w.mp + kind.mp)
+    if kind.hp:
+        cancels = w.bleeding > 0 and kind.bleeding_cure == "cancel"
+        w.bleeding = 0  # 抵消 stops the bleeding instead of healing; 治愈 stops it and heals
+        if not cancels:
+            w.hp = min(d.rs.hp_max, w.hp + kind.hp)
+    d.take_from(cid, iid)
+    d.mark_gone(iid, GONE_CONSUMED)
+    after = {"hp": w.hp, "mp": w.mp, "bleeding": w.bleeding > 0}
+    return before, after
 
 
 def next_tier_kind(d: Draft, category: str, tier: str) -> str:
@@ -242,7 +251,8 @@ def gps(d: Draft, a: Gps, now: float) -> None:
         if item.kind != a.target_kind or item.id in d.gone:
             continue
         where, ref = d.locate(item.id)
-        place = ref if where == "place" else d.chars[ref].place
+        # An item the house holds (auction lot, escrow, stall) is on no place of the map.
+        place = ref if where == "place" else d.chars[ref].place if where == "character" else None
         found.append({"item": item.id, "where": where, "ref": ref, "place": place})
         if place is not None:
             places.add(place)

@@ -15,8 +15,9 @@ from games.engine.errors import InvalidInput, WrongPhase
 from .combat import die_dropping
 from .common import living, phase_is
 from .draft import Draft, open_draft
+from .economy import hold_for_auction
 from .errors import GameOver
-from .hooks import after_death, run_stage
+from .hooks import after_death, notify, run_stage
 from .items import grant
 from .state import (
     CAUSE_BLEEDING,
@@ -32,6 +33,7 @@ from .state import (
     NIGHT,
     OVER,
     SETUP,
+    Death,
     GameState,
 )
 
@@ -106,7 +108,7 @@ def _shrink(d: Draft) -> None:
         for c in d.at_place(name):
             _die_vanishing(d, c.id, CAUSE_SHRINK, step, f"shrink of {name}", place=name)
         p = d.wp(name)
-        d.vanish(list(p.items), f"shrink of {name}")
+        d.vanish(hold_for_auction(d, list(p.items)), f"shrink of {name}")
         p.items = []
         p.gone = True
         p.gone_night = d.day
@@ -128,8 +130,10 @@ def _drowning(d: Draft) -> None:
 def _die_vanishing(
     d: Draft, cid: int, cause: str, step: int, why: str, *, place: str | None = None
 ) -> None:
-    """Death by shrink or drowning: the character's items vanish (no place to drop them)."""
-    d.vanish(d.kill(cid, cause, step), why)
+    """Death by shrink or drowning: the character's items vanish (no place to drop them), except
+    what the auction house takes from a shrink (缩圈消失的 GPS/电话 ...)."""
+    held = d.kill(cid, cause, step)
+    d.vanish(hold_for_auction(d, held) if cause == CAUSE_SHRINK else held, why)
     where = {} if place is None else {"place": place}
     d.directors("death", {"character": cid, "cause": cause, **where, "step": step})
     after_death(d, cid, cause, None)
@@ -249,6 +253,7 @@ def day_open(state: GameState, rng: random.Random) -> Result:
         hidden = d.rng.sample(pool, min(hide, len(pool)))
         d.wflags()["shrink_hidden"] = hidden
     d.directors("shrink_drawn", {"day": d.day, "places": list(d.shrink_tonight)})
+    run_stage(d, "shrink_drawn")
     deaths = [
         {"character": x.character, "name": d.chars[x.character].name, "cause": x.cause}
         for x in d.deaths
@@ -269,6 +274,18 @@ def day_open(state: GameState, rng: random.Random) -> Result:
 # --- ranking ---------------------------------------------------------------------------------
 
 
+def counted_deaths(chars: Any, deaths: Any) -> dict[int, tuple[int, Death]]:
+    """The death that ranks each player out of the game, with its index in ``deaths``: the last
+    one, except a death 百鬼夜行 voided (a revenant killed before it killed goes back to its
+    earlier death); none for the living, who may have died before and been revived."""
+    counted: dict[int, tuple[int, Death]] = {}
+    for i, x in enumerate(deaths):
+        c = chars[x.character]
+        if not (c.npc or c.alive or i in c.flags.get("void_deaths", ())):
+            counted[x.character] = (i, x)
+    return counted
+
+
 def ranking_rows(chars: Any, deaths: Any) -> list[dict[str, Any]]:
     """Reverse death order; one settlement step shares a rank; survivors first."""
     rows: list[dict[str, Any]] = []
@@ -277,9 +294,8 @@ def ranking_rows(chars: Any, deaths: Any) -> list[dict[str, Any]]:
         rows.append({"rank": 1, "character": cid, "cause": None})
     placed = len(alive)
     by_step: dict[int, list[Any]] = {}
-    for x in deaths:
-        if not chars[x.character].npc:
-            by_step.setdefault(x.step, []).append(x)
+    for _, x in counted_deaths(chars, deaths).values():
+        by_step.setdefault(x.step, []).append(x)
     for step in sorted(by_step, reverse=True):
         group = by_step[step]
         rank = placed + 1
@@ -331,6 +347,7 @@ def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Resul
     if not targets:
         raise InvalidInput(reason="no place can receive an airdrop")
     names: list[str] = []
+    landed: list[tuple[int, str]] = []
     for i, selector in enumerate(selectors):
         pool = d.unused_keys(d.rs.selector_kinds(selector))
         if not pool:
@@ -340,6 +357,8 @@ def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Resul
         place = d.rng.choice(targets)
         d.wp(place).items.append(iid)
         names.append(d.rs.kinds[key].name)
+        landed.append((iid, place))
         d.directors("item_created", {"item": iid, "kind": key, "place": place, "why": "airdrop"})
     d.public("airdrop", {"items": names})
+    notify(d, "airdrop", items=landed)
     return d.finish(), d.events

@@ -50,6 +50,7 @@ from .errors import (
     TargetGone,
     UnknownCharacter,
 )
+from .hooks import notify
 from .state import CAUSE_RED_CARD, MODE_ACT, MODE_REST, Found, GameState
 
 Handler = Callable[[Draft, Any, float], None]
@@ -96,6 +97,7 @@ def move(d: Draft, a: Move, now: float) -> None:
     w.found = None  # leaving the scene forgets what the last search showed
     d.to(a.actor, "moved", {"place": a.place, "mp": w.mp, "free": cost == 0}, a.actor)
     d.directors("moved", {"actor": a.actor, "from": origin, "to": a.place, "cost": cost}, a.actor)
+    notify(d, "move", actor=a.actor, origin=origin, place=a.place)
 
 
 def search(d: Draft, a: Search, now: float) -> None:
@@ -175,11 +177,13 @@ def whisper(d: Draft, a: Whisper, now: float) -> None:
         {"actor": a.actor, "target": a.target, "text": text, "target_alive": t.alive},
         a.actor,
     )
+    notify(d, "whisper", actor=a.actor, target=a.target, text=text)
 
 
 def _death_announced(d: Draft, cid: int) -> bool:
-    """Deaths are announced in the next morning report (or at once for a red card)."""
-    for x in d.deaths:
+    """Deaths are announced in the next morning report (or at once for a red card); the last one
+    counts (百鬼夜行 revives, and a revenant may die again tonight)."""
+    for x in reversed(d.deaths):
         if x.character == cid:
             return x.day < d.day or x.cause == CAUSE_RED_CARD
     return True

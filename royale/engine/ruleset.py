@@ -25,7 +25,18 @@ EFFECTS_BY_CATEGORY: dict[str, frozenset[str]] = {
     "trap": frozenset({"bomb"}),
     "supply": frozenset({"supply"}),
 }
-HOOK_STAGES = ("day_close", "night_open", "post_night", "pre_night", "death")
+HOOK_STAGES = (
+    "day_close",
+    "night_open",
+    "post_night",
+    "pre_night",
+    "shrink_drawn",
+    "death",
+    "hit",
+    "whisper",
+    "move",
+    "airdrop",
+)
 
 
 class RulesetError(ValueError):

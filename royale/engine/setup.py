@@ -22,16 +22,20 @@ def new_game(
     *,
     placement: Mapping[str, int] | None = None,
     npcs: Sequence[tuple[int, str, int]] = (),
+    test_match: bool = False,
 ) -> Result:
     """Build the starting state (phase ``setup``; call ``day_open`` to start day 1).
 
     ``placement`` overrides the ruleset's default counts per selector (the director's edits
     before the game starts), e.g. ``{"trap:炸弹": 8}``. ``npcs`` are (id, name, hp) characters
     that take part in searches and attacks but not in votes, drowning or the ranking.
+    ``test_match`` marks a test match's copy (``flags["test_match"]``: its NPCs and prizes differ).
     """
     rs = get_ruleset(ruleset_key)
     state = GameState(ruleset=rs.key)
     state.places = {p: Place(p) for p in rs.places}
+    if test_match:
+        state.flags["test_match"] = True
     ids = [cid for cid, _ in characters] + [cid for cid, _, _ in npcs]
     if len(set(ids)) != len(ids):
         raise InvalidInput(reason="duplicate character id")

@@ -43,6 +43,7 @@ from .rules import apply_action
 from .ruleset import TIER_RANK, Ruleset, get_ruleset
 from .setup import new_game
 from .state import MODE_NONE, MODE_REST, OVER, Character, GameState
+from .votes import Vote, VoteChange
 
 NIGHT_ROUNDS = 14
 ROUND_SECONDS = 16  # two rounds per search cooldown of 30 s
@@ -209,6 +210,18 @@ def choose(
     return None
 
 
+def day_votes(game: Game, rs: Ruleset, brain: random.Random, now: float) -> list[RuleError | None]:
+    """By day every living bot votes for a random living player; about one in ten then changes."""
+    if game.state.day < rs.vote_from_day:
+        return []
+    living = [c.id for c in game.state.characters.values() if c.alive and not c.npc]
+    results = [game.act(Vote(cid, brain.choice(living)), now) for cid in living]
+    for cid in living:
+        if brain.random() < 0.1:
+            results.append(game.act(VoteChange(cid, brain.choice(living)), now))
+    return results
+
+
 def play(
     ruleset: str, bots: int, seed: int, *, max_days: int = 60, keep_log: bool = False
 ) -> SimResult:
@@ -220,13 +233,19 @@ def play(
     refusals: Counter[str] = Counter()
     while game.state.phase != OVER and game.state.day < max_days:
         game.transition(day_open)
+        for err in day_votes(game, rs, brain, game.state.day * DAY_SECONDS):
+            if err is None:
+                applied += 1
+            else:
+                refused += 1
+                refusals[err.code] += 1
         game.transition(night_open)
         night_start = game.state.day * DAY_SECONDS
         places = game.state.places
         on_map = [p for p in rs.places if not places[p].gone and places[p].open]
         for rnd in range(NIGHT_ROUNDS):
             now = night_start + rnd * ROUND_SECONDS
-            order = [c.id for c in game.state.characters.values() if c.alive]
+            order = [c.id for c in game.state.characters.values() if c.alive and not c.npc]
             brain.shuffle(order)
             for cid in order:
                 for _ in range(3):  # a bot may chain a few free actions in its turn

@@ -119,6 +119,16 @@
         return "【大喇叭】" + p.place + "：道具 " + itemList(p.items) + "；角色 "
           + ((p.characters || []).map(function (c) { return c.name; }).join("、") || "无") + "。";
       case "phone_answer": return "【电话】" + (p.text || "");
+      case "vote_result":
+        if (!p.revealed || !p.revealed.length) return "【投票】第 " + p.day + " 天无人投票，没有最高票。";
+        return "【投票结果】" + p.revealed.map(function (r) {
+          return (r.rank === 1 ? "最高票" : "第 " + r.rank + " 名") + "：" + r.name + "（生命 " + r.hp
+            + "，体力 " + r.mp + "，位置 " + (r.place || "未出生") + "）道具：" + itemList(r.items);
+        }).join("；") + "。";
+      case "vote_reward":
+        if (!p.item) return "【投票奖励】奖池中的道具已全部出现，" + p.name + " 本次没有获得道具。";
+        return "【投票奖励】导演掷骰（1–" + p.die + "）：" + p.rolls.join(" → ") + "，"
+          + p.name + " 获得" + itemName(p.item) + "。";
       case "game_over":
         return "【游戏结束】" + (p.winner ? "获胜者：" + nameOf(p.winner) : "无人存活，导演获胜") + "。";
       // private
@@ -166,6 +176,8 @@
       case "phone_call": return "【电话】" + (p.sender_name || nameOf(p.sender)) + " 用" + (p.item ? "【" + p.item + "】" : "电话") + "给你打来电话。";
       case "phone_placed": return "你给 " + nameOf(p.target) + " 打了电话，等待对方回应。";
       case "phone_answered": return "电话" + (p.answer === "accepted" ? "已接听" : "被拒听") + "。";
+      case "vote_cast": return "你投票给了 " + p.target_name + "（票数 " + p.weight + "）。";
+      case "vote_changed": return "你改投给了 " + p.target_name + "（票数 " + p.weight + "）。";
       case "item_granted": return "你获得了" + itemName(p.item) + "。";
       case "recovered":
         return (p.how === "rest" ? "静养恢复" : "白天恢复") + "：生命 " + p.hp + "，体力 " + p.mp + "。";
@@ -319,6 +331,14 @@
       if (!f.name || f.disabled || f.tagName === "BUTTON") return;
       var v = f.value;
       if (f.name === "targets") { if (v.trim()) targets.push(v.trim()); return; }
+      if (f.dataset.list !== undefined) {
+        // checkboxes and repeated selects of one name make a list (empty when none is chosen)
+        var list = body[f.name] = body[f.name] || [];
+        if (v !== "" && (f.type !== "checkbox" || f.checked)) {
+          list.push(f.dataset.type === "int" ? parseInt(v, 10) : v);
+        }
+        return;
+      }
       if (v === "") return;
       if (f.dataset.type === "int") v = parseInt(v, 10);
       else if (f.name === "target" || f.name === "place") v = v.trim();

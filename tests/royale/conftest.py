@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,7 +11,34 @@ from django.test import Client
 from games import services as game_services
 from games.models import Character, Game
 from royale import services
+from royale.engine import get_ruleset, register_ruleset, ruleset_keys
 from tests.conftest import api_login, bj, make_game
+
+DAY_SECTIONS = ("events", "npcs")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "day_events: a shell test that plays the daily events and NPCs"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _quiet_days(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Shell (database) tests play without the daily events and NPCs unless marked
+    ``day_events``: drawn from each game's random seed, they would make a test's days differ
+    from run to run (a 阿呆 at the place searched, a 迷你战争 supply in a revealed backpack)."""
+    node = request.node
+    if node.get_closest_marker("django_db") is None or node.get_closest_marker("day_events"):
+        yield
+        return
+    originals = [get_ruleset(key) for key in ruleset_keys()]
+    for rs in originals:
+        kept = {k: v for k, v in rs.sections.items() if k not in DAY_SECTIONS}
+        register_ruleset(replace(rs, sections=kept))
+    yield
+    for rs in originals:
+        register_ruleset(rs)
 
 
 def royale_game(

@@ -112,7 +112,8 @@ def play(
             continue
         if state.phase != NIGHT:
             break
-        cid = list(state.characters)[who % len(state.characters)]
+        players = [c.id for c in state.characters.values() if not c.npc]  # NPCs never act
+        cid = players[who % len(players)]
         c = state.characters[cid]
         action = (
             garbage(state, cid, brain) if junk or not c.alive else choose(rs, state, c, brain, now)

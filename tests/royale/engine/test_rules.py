@@ -254,21 +254,16 @@ def test_a_refused_search_does_not_restart_the_cooldown():
 
 
 def test_npcs_are_found_and_attacked_but_never_ranked_or_drowned():
-    from royale.engine import day_open, get_ruleset, new_game, night_open, ranking
+    from royale.engine import ranking
 
-    from .support import rng
-
-    zero = {p.selector: 0 for p in get_ruleset("islington_256").placement}
-    chars = [(1, "甲"), (2, "乙")]
-    state, _ = new_game("islington_256", chars, rng(), placement=zero, npcs=[(90, "阿笨", 50)])
-    state, _ = day_open(state, rng())
-    state, _ = night_open(state, rng())
-    state = edit(state, 1, 90, place="金色狂欢剧团")
-    state = edit(state, 2, place="钟楼")
+    state = empty_game(n=2)  # [256] day 1: 阿笨 (50 HP) stands at 金色狂欢剧团
+    aben, adai = -1002, -1001
+    state = edit(state, 1, place="金色狂欢剧团")
+    state = edit(state, 2, adai, place="钟楼")
     state, events = act(state, Search(1))
     handle = of(events, "searched")[0].payload["handle"]
     state, _ = act(state, Attack(1, handle))
-    assert state.characters[90].hp == 45
+    assert state.characters[aben].hp == 45
     assert [r["character"] for r in ranking(state)] == [1, 2]
 
 

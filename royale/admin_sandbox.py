@@ -1,0 +1,164 @@
+"""Control-room pages around a game's life: dealing a new game (发牌) and its test match (测试赛).
+
+Registered on the royale admin (see ``RoyaleGameAdmin.get_urls``); every write is a service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from games import selectors as game_selectors
+from games.admin import request_director
+from games.engine.errors import RuleError
+from games.models import Game
+from royale import sandbox, services
+from royale.engine.ruleset import get_ruleset
+from royale.models import RoyaleGame
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("理由"), max_length=500)
+
+
+class SetupForm(forms.Form):
+    """One count per placement selector, preset to the ruleset's defaults."""
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rs = get_ruleset(game.ruleset)
+        for p in rs.placement:
+            self.fields[p.selector] = forms.IntegerField(
+                label=p.selector, min_value=0, max_value=1000, initial=p.count
+            )
+
+
+def _directed(request: HttpRequest, game_id: int) -> Game:
+    game = (
+        game_selectors.games_for_director(user=request_director(request))
+        .filter(pk=game_id, kind="royale")
+        .first()
+    )
+    if game is None:
+        raise Http404
+    return game
+
+
+def _control(game: Game) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("admin:royale_control", args=[game.pk]))
+
+
+def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> HttpResponse:
+    """Deal a game that has characters but no state yet: the item counts, then 发牌."""
+    game = _directed(request, game_id)
+    if RoyaleGame.objects.filter(pk=game.pk).exists():
+        return _control(game)
+    form = SetupForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.royale_setup(game=game, placement=dict(form.cleaned_data))
+        except RuleError as exc:
+            messages.error(request, exc.text)
+        else:
+            messages.success(request, _("已发牌：道具已按数量随机分布。"))
+            return _control(game)
+    context = {
+        **site.each_context(request),
+        "title": f"{game.forum_title} · {_('发牌')}",
+        "game": game,
+        "form": form,
+        "characters": game.characters.count(),
+    }
+    return TemplateResponse(request, "admin/royale/setup.html", context)
+
+
+def testmatch_create_view(
+    site: admin.AdminSite, request: HttpRequest, game_id: int
+) -> HttpResponse:
+    game = _directed(request, game_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("请填写理由。"))
+        return _control(game)
+    try:
+        copy, passwords = sandbox.testmatch_create(
+            game=game, director=request_director(request), reason=form.cleaned_data["reason"]
+        )
+    except RuleError as exc:
+        messages.error(request, exc.text)
+        return _control(game)
+    context = {
+        **site.each_context(request),
+        "title": f"{copy.forum_title} · {_('测试赛已创建')}",
+        "rows": [(copy, passwords)],
+        "link": False,
+        "host": request.get_host(),
+        "scheme": request.scheme,
+        "control": reverse("admin:royale_control", args=[copy.pk]),
+    }
+    return TemplateResponse(request, "admin/royale/test_created.html", context)
+
+
+def testmatch_conclude_view(
+    site: admin.AdminSite, request: HttpRequest, game_id: int
+) -> HttpResponse:
+    game = _directed(request, game_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("请填写理由。"))
+        return _control(game)
+    try:
+        winners = sandbox.testmatch_conclude(
+            test_game=game, director=request_director(request), reason=form.cleaned_data["reason"]
+        )
+    except RuleError as exc:
+        messages.error(request, exc.text)
+        return _control(game)
+    messages.success(
+        request,
+        _("测试赛已结束并归档；奖励已发放给：%(names)s")
+        % {"names": "、".join(winners) or str(_("（无人获奖）"))},
+    )
+    return _control(game)
+
+
+def urls(site: admin.AdminSite) -> list[URLPattern]:
+    wrap = site.admin_view
+
+    def bind(view: Any, *, post_only: bool = False) -> Any:
+        def bound(request: HttpRequest, game_id: int) -> HttpResponse:
+            return view(site, request, game_id)
+
+        return wrap(require_POST(bound) if post_only else bound)
+
+    return [
+        path("<int:game_id>/setup/", bind(setup_view), name="royale_setup"),
+        path(
+            "<int:game_id>/test-match/",
+            bind(testmatch_create_view, post_only=True),
+            name="royale_test_create",
+        ),
+        path(
+            "<int:game_id>/test-match/conclude/",
+            bind(testmatch_conclude_view, post_only=True),
+            name="royale_test_conclude",
+        ),
+    ]
+
+
+def testmatch_context(game: Game, royale: RoyaleGame) -> dict[str, Any]:
+    """What the control room's test-match card shows."""
+    return {
+        "test_of": royale.test_of,
+        "test_copies": list(
+            RoyaleGame.objects.filter(test_of=game).select_related("game").order_by("pk")
+        ),
+        "test_form": ReasonForm(),
+    }

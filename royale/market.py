@@ -1,0 +1,42 @@
+"""Reads of the economy (商店、拍卖行、摆摊、交易) for the portal's day page and the control room.
+
+A player gets only :func:`royale.engine.economy.market_view`: its own money, bids, stall and
+trades, the public lot list, and the stalls in their buying hours without their sellers. The
+control room gets everything (every bid, the sellers, the pending requests).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.models import Character, Game
+from royale.engine import economy
+from royale.engine.ruleset import get_ruleset
+from royale.engine.state import GameState
+from royale.selectors import royale_state
+
+
+def market_page(*, game: Game, character: Character, now: datetime) -> dict[str, Any]:
+    """The market panel of one character's day page."""
+    state = royale_state(game=game)
+    view = economy.market_view(state, character.pk, now.timestamp())
+    view["ask_options"] = economy.ask_options(get_ruleset(state.ruleset))
+    stalls = view["stalls"]
+    if stalls is not None:
+        # 【购买】 choices name a stall and the price paid, never the seller.
+        stalls["choices"] = [
+            {
+                "value": f"{s['id']}:{k}",
+                "label": f"{s['id']} 号摊【{s['name']}】— {ask}",
+            }
+            for s in stalls["list"]
+            if not s["sold"] and not s["mine"]
+            for k, ask in enumerate(s["asks"])
+        ]
+    return view
+
+
+def market_control(state: GameState) -> dict[str, Any]:
+    """The control room's market card: every lot with its bids, requests, stalls, trades."""
+    return economy.market_director_view(state)

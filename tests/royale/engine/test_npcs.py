@@ -1,0 +1,172 @@
+"""阿呆 and 阿笨 ([256] only): where they stand, what hurts them, the riddle and its 2$, the test
+day's 500 HP 阿笨 and its prizes."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.errors import InvalidInput
+from royale.engine import Whisper, day_open, get_ruleset, new_game, night_close, night_open
+from royale.engine.actions import Attack, UseItem
+from royale.engine.errors import NpcsAbsent
+from royale.engine.npcs import npcs_in_game, riddle_set, riddle_today
+from royale.engine.state import GameState
+
+from .support import I256, K252, act, edit, empty_game, found_character, give, of, rng
+from .test_events import heard, holding, keep_safe, next_day, public
+
+ADAI, ABEN = -1001, -1002
+POOL = {"upgrader:书籍", "supply:[MP50]咖啡", "supply:[HP30]精油", "tool:3$"}
+
+
+def adai_place(state: GameState) -> str:
+    place = state.characters[ADAI].place
+    assert place is not None
+    return place
+
+
+# --- where they stand ----------------------------------------------------------------------------
+
+
+def test_day_1_阿笨_has_50_hp_and_one_item_of_its_pool_at_金色狂欢剧团() -> None:
+    state = empty_game(I256, n=2)
+    aben = state.characters[ABEN]
+    assert (aben.name, aben.npc, aben.hp, aben.place) == ("阿笨", True, 50, "金色狂欢剧团")
+    assert len(aben.held) == 1
+    assert holding(state, ABEN)[0] in POOL
+    adai = state.characters[ADAI]
+    assert (adai.name, adai.npc, adai.alive) == ("阿呆", True, True)
+    assert [c.name for c in npcs_in_game(state)] == ["阿呆", "阿笨"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_new_阿笨_each_day_in_a_place_vanishing_tonight_and_阿呆_elsewhere(seed: int) -> None:
+    state = empty_game(I256, n=2, where="监狱")
+    first_item = state.characters[ABEN].pack[0]
+    state, _ = next_day(state, seed=seed)
+    aben = state.characters[ABEN]
+    assert aben.alive
+    assert aben.hp == 50
+    assert aben.place in state.shrink_tonight
+    assert aben.place != "教堂"
+    assert state.gone[first_item] == "vanished"  # yesterday's 阿笨 left with its item
+    assert len(aben.held) == 1
+    assert holding(state, ABEN)[0] in POOL
+    assert adai_place(state) not in state.shrink_tonight
+
+
+def test_a_252_game_has_no_npcs() -> None:
+    assert "npcs" not in get_ruleset(K252).sections
+    state = empty_game(K252, n=2, where="蝶屋")
+    assert not any(c.npc for c in state.characters.values())
+
+
+# --- what hurts them -----------------------------------------------------------------------------
+
+
+def test_阿呆_has_infinite_hp() -> None:
+    state = empty_game(I256, n=2)
+    place = adai_place(state)
+    state = edit(state, 1, 2, place=place)
+    state, _ = give(state, 1, "weapon:orange:安魂", hand=True)
+    state, handle = found_character(state, 1, ADAI)
+    state, events = act(state, Attack(1, handle))
+    assert state.characters[ADAI].hp == 100
+    assert state.characters[ADAI].alive
+    assert state.characters[2].hp == 80  # the splash still hits the player beside it
+    state, bomb = give(state, 2, "trap:炸弹", hand=True)
+    state, _ = act(state, UseItem(2, bomb))
+    assert state.characters[ADAI].hp == 100
+    assert not [e for e in events if e.audience.kind == "character" and e.audience.character < 0]
+
+
+def test_whoever_kills_阿笨_loots_its_item() -> None:
+    state = empty_game(I256, n=2)
+    state = edit(state, 1, place="金色狂欢剧团")
+    state = edit(state, ABEN, hp=5)
+    item = state.characters[ABEN].pack[0]
+    state, handle = found_character(state, 1, ABEN)
+    state, events = act(state, Attack(1, handle))
+    assert not state.characters[ABEN].alive
+    assert item in state.characters[1].pack
+    assert heard(events, 1, "attack_result")[0]["outcome"] == "killed"
+
+
+# --- 阿呆's riddle -------------------------------------------------------------------------------
+
+
+def test_the_directors_riddle_is_announced() -> None:
+    state = empty_game(I256, n=2)
+    state, events = riddle_set(state, "  钟声响起的地方  ", rng())
+    (riddle,) = public(events, "riddle")
+    assert riddle["riddle"] == "钟声响起的地方"
+    assert riddle["text"] == "【阿呆的每日谜题】钟声响起的地方"
+    assert riddle_today(state) == "钟声响起的地方"
+    state, _ = next_day(state)
+    assert riddle_today(state) is None  # a new day, a new place, a new riddle
+
+
+def test_a_riddle_needs_阿呆_and_some_text() -> None:
+    with pytest.raises(NpcsAbsent):
+        riddle_set(empty_game(K252, n=2), "谜题", rng())
+    state = empty_game(I256, n=2)
+    with pytest.raises(InvalidInput):
+        riddle_set(state, "   ", rng())
+    with pytest.raises(InvalidInput):
+        riddle_set(state, "谜" * 501, rng())
+
+
+def test_the_first_three_living_players_naming_阿呆s_place_get_2_dollars() -> None:
+    state = empty_game(I256, n=6)
+    state = keep_safe(edit(state, 1, 2, 3, 4, 5, 6, place="监狱"), 1, 2, 3, 4, 5, 6)
+    place = adai_place(state)
+    state, events = act(state, Whisper(1, ADAI, place))
+    assert not [e for e in events if e.audience.kind == "character" and e.audience.character < 0]
+    state, _ = act(state, Whisper(2, ADAI, f"【{place}】"))
+    state, _ = act(state, Whisper(3, ADAI, "图书馆" if place != "图书馆" else "医院"))
+    state, _ = act(state, Whisper(3, ADAI, place))  # only the first whisper of the night counts
+    state, _ = act(state, Whisper(4, ADAI, f" {place}！"))
+    state, _ = act(state, Whisper(5, ADAI, place))
+    state, _ = act(state, Whisper(6, ADAI, place))
+    state = edit(state, 2, hp=5)
+    state, handle = found_character(state, 1, 2)
+    state, _ = act(state, Attack(1, handle))  # 2 answered right but is out before the close
+    state, _ = night_close(state, rng())
+    paid = {cid for cid in range(1, 7) if "tool:2$" in holding(state, cid)}
+    assert paid == {1, 4, 5}
+
+
+# --- the test day --------------------------------------------------------------------------------
+
+
+def test_on_the_test_day_阿笨_has_500_hp_and_the_firsts_are_recorded_for_the_prizes() -> None:
+    zero = {p.selector: 0 for p in get_ruleset(I256).placement}
+    chars = [(i, f"角色{i}") for i in (1, 2, 3)]
+    state, _ = new_game(I256, chars, rng(), placement=zero, test_match=True)
+    state, _ = day_open(state, rng())
+    state, _ = night_open(state, rng())
+    assert state.characters[ABEN].hp == 500
+    state = edit(state, 1, 2, 3, place="金色狂欢剧团")
+    place = adai_place(state)
+    state, _ = act(state, Whisper(2, ADAI, place))
+    state, _ = act(state, Whisper(1, ADAI, place))
+    state = edit(state, ABEN, hp=5)
+    state, handle = found_character(state, 3, ABEN)
+    state, _ = act(state, Attack(3, handle))
+    assert state.flags["test_prizes"] == [2, 3]
+    assert state.flags["test_feats"] == {"adai": 2, "aben": 3}
+
+
+def test_outside_a_test_match_nothing_is_recorded() -> None:
+    state = empty_game(I256, n=2, where="金色狂欢剧团")
+    state, _ = act(state, Whisper(1, ADAI, adai_place(state)))
+    assert "test_prizes" not in state.flags
+
+
+def test_npc_events_reach_nobody_and_only_the_directors_see_where_they_stand() -> None:
+    state = keep_safe(empty_game(I256, n=2, where="监狱"), 1, 2)
+    state, events = next_day(state)
+    assert not [e for e in events if e.audience.kind == "character" and e.audience.character < 0]
+    placed = of(events, "npc_placed")
+    assert {e.payload["npc"] for e in placed} == {ADAI, ABEN}
+    assert {e.audience.kind for e in placed} == {"directors"}

@@ -1,0 +1,47 @@
+"""测试赛: more items in the copy; the prize (大喇叭) goes to the winners the post names."""
+
+from __future__ import annotations
+
+from royale.engine import get_ruleset, new_game, testmatch
+from royale.engine.director import give
+from tests.royale.engine.support import I256, K252, edit, empty_game, rng
+
+
+def test_the_copy_scatters_twice_the_supplies_but_no_more_green_weapons_than_there_are_names() -> (
+    None
+):
+    rs = get_ruleset(I256)
+    counts = testmatch.placement(rs)
+    assert counts["supply:[HP10]草药"] == 2 * 10
+    assert counts["recon:GPS"] == 2 * 2  # 共2件 in the real game
+    assert counts["weapon:green"] == 60  # 共60件: every green weapon name exists once
+    state, _ = new_game(I256, [(1, "甲")], rng(), placement=counts, test_match=True)
+    assert state.flags["test_match"] is True
+    herbs = [i for i in state.items.values() if i.kind == "supply:[HP10]草药"]
+    assert len(herbs) == 20
+
+
+def test_256_prizes_go_to_the_first_killer_of_阿笨_and_the_first_right_whisper_to_阿呆() -> None:
+    state = empty_game(I256, 3)
+    state.flags["test_prizes"] = [2, 3]
+    assert testmatch.prize_winners(state, get_ruleset(I256)) == [2, 3]
+
+
+def test_252_prize_goes_to_the_top_of_the_柱弦榜() -> None:
+    state = empty_game(K252, 3)
+    state = edit(state, 2, hp=100, mp=100)
+    state = edit(state, 1, 3, hp=90)
+    assert testmatch.prize_winners(state, get_ruleset(K252)) == [2]
+
+
+def test_the_prize_lands_in_the_backpack_even_past_six_items() -> None:
+    state = empty_game(I256, 2)
+    for _ in range(6):
+        state, _ = give(state, 1, "supply:[HP10]草药", rng())
+    state, events = testmatch.award(state, [1], rng())
+    held = [state.items[i].kind for i in state.characters[1].held]
+    assert len(held) == 7
+    assert held.count("tool:大喇叭") == 1
+    assert not any(state.items[i].kind == "tool:大喇叭" for i in state.characters[2].held)
+    granted = [e for e in events if e.kind == "item_granted"]
+    assert [e.audience.character for e in granted] == [1]
