@@ -30,6 +30,8 @@ lint: venv
 test: lint
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
 
+# Every tests/bench/bench_*.py in turn: push and login, the live royale games, the engine, and
+# whole simulated games of both rulesets with their days (bench_royale_days.py).
 bench: venv
 	$(EMBED) $(PY) tests/bench/run.py
 

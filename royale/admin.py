@@ -29,9 +29,9 @@ from django.views.decorators.http import require_POST
 from games import selectors as game_selectors
 from games import services as game_services
 from games.admin import request_director
-from games.engine.errors import RuleError
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
 from royale import admin_events, admin_market, admin_sandbox, services
+from royale.admin_common import ReasonForm, StateForm, control_url, directed_game, run_form
 from royale.admin_votes import votes_panel
 from royale.engine.ruleset import TIERED_CATEGORIES, Ruleset, get_ruleset
 from royale.engine.state import MODE_ACT, MODE_REST, GameState
@@ -43,15 +43,10 @@ MODE_LABELS = {MODE_ACT: _("行动"), MODE_REST: _("静养"), "": _("未选择")
 
 
 def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, RoyaleGame]:
-    """The game if the signed-in user directs it; otherwise 404, so another director's game
-    looks exactly like a game that does not exist."""
-    game = (
-        game_selectors.games_for_director(user=request_director(request))
-        .filter(pk=game_id, kind="royale")
-        .first()
-    )
-    royale = RoyaleGame.objects.filter(pk=game_id).first() if game else None
-    if game is None or royale is None:
+    """The directed game and its royale state; 404 when either is missing."""
+    game = directed_game(request, game_id)
+    royale = RoyaleGame.objects.filter(pk=game_id).first()
+    if royale is None:
         raise Http404
     return game, royale
 
@@ -59,30 +54,11 @@ def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, RoyaleGame]:
 # --- forms -------------------------------------------------------------------------------------
 
 
-class _StateForm(forms.Form):
-    """A form whose choices come from the game's current state (characters, places, items)."""
-
-    def __init__(self, *args: Any, state: GameState | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.state = state
+class _ReasonForm(StateForm, ReasonForm):
+    """An intervention of the main card (run by ``RUNS``)."""
 
 
-class _ReasonForm(_StateForm):
-    reason = forms.CharField(
-        label=_("理由"),
-        max_length=500,
-        widget=forms.TextInput(attrs={"placeholder": _("必填，记入日志"), "size": 30}),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # the reason comes last on every form, after what the intervention changes
-        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
-
-
-def _character_choices(state: GameState | None) -> list[tuple[int, str]]:
-    if state is None:
-        return []
+def _character_choices(state: GameState) -> list[tuple[int, str]]:
     return [
         (c.id, f"{c.name}（{c.place or _('未出生')}）")
         for c in state.characters.values()
@@ -112,8 +88,8 @@ class AdjustForm(_CharacterForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # the bleeding amounts are those the ruleset's weapons inflict
-        rs = get_ruleset(self.state.ruleset) if self.state else None
-        amounts = sorted({k.bleeding for k in rs.kinds.values() if k.bleeding}) if rs else []
+        rs = get_ruleset(self.state.ruleset)
+        amounts = sorted({k.bleeding for k in rs.kinds.values() if k.bleeding})
         cast("forms.ChoiceField", self.fields["bleeding"]).choices = [
             ("", _("不变")),
             ("0", _("止血")),
@@ -126,7 +102,7 @@ class RelocateForm(_CharacterForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        places = self.state.places_on_map() if self.state else []
+        places = self.state.places_on_map()
         cast("forms.ChoiceField", self.fields["place"]).choices = [(p, p) for p in places]
 
 
@@ -145,15 +121,14 @@ class TakeForm(_ReasonForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices: list[tuple[int, str]] = []
-        if self.state is not None:
-            rs = get_ruleset(self.state.ruleset)
-            for c in self.state.characters.values():
-                for iid in c.held:
-                    choices.append((iid, f"#{iid} {_kind_label(rs, self.state, iid)} — {c.name}"))
-            for p in self.state.places.values():
-                for iid in p.items:
-                    label = f"#{iid} {_kind_label(rs, self.state, iid)} — 【{p.name}】地面"
-                    choices.append((iid, label))
+        rs = get_ruleset(self.state.ruleset)
+        for c in self.state.characters.values():
+            for iid in c.held:
+                choices.append((iid, f"#{iid} {_kind_label(rs, self.state, iid)} — {c.name}"))
+        for p in self.state.places.values():
+            for iid in p.items:
+                label = f"#{iid} {_kind_label(rs, self.state, iid)} — 【{p.name}】地面"
+                choices.append((iid, label))
         cast("forms.ChoiceField", self.fields["item"]).choices = choices
 
 
@@ -189,11 +164,11 @@ class PauseForm(_ReasonForm):
     """Pause a running game, or resume a paused one."""
 
 
-class AutoPublishForm(_StateForm):
+class AutoPublishForm(StateForm):
     enabled = forms.BooleanField(label=_("开门时自动发布晨报公示"), required=False)
 
 
-FORMS: dict[str, type[_StateForm]] = {
+FORMS: dict[str, type[StateForm]] = {
     "adjust": AdjustForm,
     "relocate": RelocateForm,
     "give": GiveForm,
@@ -559,15 +534,15 @@ class RoyaleGameAdmin(admin.ModelAdmin):
         game, _royale = _game_for(request, game_id)
         if op not in RUNS:
             raise Http404
-        state = royale_state(game=game)
-        form = FORMS[op](request.POST, state=state)
+        form = FORMS[op](request.POST, state=royale_state(game=game))
         if not form.is_valid():
+            # shown again with its errors, on the page itself
             messages.error(request, _("表单有误，未作任何改动。"))
             return self.control_view(request, game_id, bound={op: form})
-        try:
-            done = RUNS[op](game, request_director(request), form.cleaned_data)
-        except RuleError as exc:
-            messages.error(request, f"{FORM_TITLES.get(op, op)}：{exc.text}")
-        else:
-            messages.success(request, f"{FORM_TITLES.get(op, _('设置'))}：{done}")
-        return HttpResponseRedirect(reverse("admin:royale_control", args=[game.pk]) + f"#f-{op}")
+        return run_form(
+            request,
+            form,
+            lambda: RUNS[op](game, request_director(request), form.cleaned_data),
+            back=control_url(game, f"f-{op}"),
+            title=FORM_TITLES.get(op, _("设置")),
+        )

@@ -8,43 +8,42 @@ Registered on the royale admin (see ``RoyaleGameAdmin.get_urls``); every write i
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from django import forms
-from django.contrib import admin, messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import URLPattern, path, reverse
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.urls import URLPattern
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
 
-from games import selectors as game_selectors
-from games.admin import request_director
-from games.engine.errors import RuleError
+from games.models import Game
 from royale import services
+from royale.admin_common import CardForm, card_forms, card_urls
 from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
 from royale.market import market_control
-from royale.selectors import royale_state
 
 
-class _MarketForm(forms.Form):
-    reason = forms.CharField(
-        label=_("理由"),
-        max_length=500,
-        widget=forms.TextInput(attrs={"placeholder": _("必填，记入日志"), "size": 24}),
-    )
-
-    def __init__(self, *args: Any, state: GameState, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.state = state
-        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+class _MarketForm(CardForm):
+    op: ClassVar[str]  # the intervention (``services.royale_intervene``) the form runs
 
     def args(self) -> dict[str, Any]:
         """The intervention's logged payload."""
         raise NotImplementedError
 
+    def run(self, game: Game, director: User) -> str:
+        services.royale_intervene(
+            game=game,
+            director=director,
+            op=self.op,
+            args=self.args(),
+            reason=self.cleaned_data["reason"],
+        )
+        return str(_("已完成。"))
+
 
 class AnswerForm(_MarketForm):
+    op = "exchange_answer"
     character = forms.IntegerField(widget=forms.HiddenInput)
     approve = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
@@ -54,6 +53,7 @@ class AnswerForm(_MarketForm):
 
 
 class ExchangeForm(_MarketForm):
+    op = "exchange"
     character = forms.TypedChoiceField(label=_("角色"), coerce=int)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -67,6 +67,7 @@ class ExchangeForm(_MarketForm):
 
 
 class ListLotForm(_MarketForm):
+    op = "list_lot"
     selector = forms.CharField(
         label=_("拍品"),
         max_length=120,
@@ -79,6 +80,7 @@ class ListLotForm(_MarketForm):
 
 
 class UseForForm(_MarketForm):
+    op = "use_for"
     item = forms.TypedChoiceField(label=_("补给"), coerce=int)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -104,11 +106,8 @@ class UseForForm(_MarketForm):
         return {"character": self.holders[item], "item": item}
 
 
-FORMS: dict[str, type[_MarketForm]] = {
-    "exchange_answer": AnswerForm,
-    "exchange": ExchangeForm,
-    "list_lot": ListLotForm,
-    "use_for": UseForForm,
+FORMS: dict[str, type[CardForm]] = {
+    form.op: form for form in (AnswerForm, ExchangeForm, ListLotForm, UseForForm)
 }
 TITLES = {
     "exchange_answer": _("兑换申请"),
@@ -119,50 +118,15 @@ TITLES = {
 
 
 def market_context(state: GameState) -> dict[str, Any]:
-    """What the control room's market card shows, with its forms."""
+    """What the control room's market card shows, with its forms (an exchange request is
+    answered by the buttons of its row)."""
     return {
         "market": market_control(state),
-        "market_forms": [
-            # ids of their own: the intervention forms below share the page and field names
-            (op, TITLES[op], FORMS[op](state=state, auto_id=f"m_{op}_%s"))
-            for op in ("list_lot", "exchange", "use_for")
-        ],
+        "market_forms": card_forms(
+            state, FORMS, TITLES, "m", ops=("list_lot", "exchange", "use_for")
+        ),
     }
 
 
-def act_view(request: HttpRequest, game_id: int, op: str) -> HttpResponse:
-    game = (
-        game_selectors.games_for_director(user=request_director(request))
-        .filter(pk=game_id, kind="royale")
-        .first()
-    )
-    if game is None or op not in FORMS:
-        raise Http404
-    form = FORMS[op](request.POST, state=royale_state(game=game))
-    back = HttpResponseRedirect(reverse("admin:royale_control", args=[game.pk]) + "#market")
-    if not form.is_valid():
-        messages.error(request, f"{TITLES[op]}：{_('表单有误（理由必填），未作任何改动。')}")
-        return back
-    try:
-        services.royale_intervene(
-            game=game,
-            director=request_director(request),
-            op=op,
-            args=form.args(),
-            reason=form.cleaned_data["reason"],
-        )
-    except RuleError as exc:
-        messages.error(request, f"{TITLES[op]}：{exc.text}")
-    else:
-        messages.success(request, f"{TITLES[op]}：{_('已完成。')}")
-    return back
-
-
 def urls(site: admin.AdminSite) -> list[URLPattern]:
-    return [
-        path(
-            "<int:game_id>/control/market/<str:op>/",
-            site.admin_view(require_POST(act_view)),
-            name="royale_market_act",
-        )
-    ]
+    return card_urls(site, "market", FORMS, TITLES, "market")

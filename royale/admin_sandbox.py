@@ -9,23 +9,21 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import selectors as game_selectors
 from games.admin import request_director
 from games.engine.errors import RuleError
 from games.models import Game
 from royale import sandbox, services
+from royale.admin_common import ReasonForm, control_url, directed_game, run_form
 from royale.engine.ruleset import get_ruleset
 from royale.models import RoyaleGame
 
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("理由"), max_length=500)
+NO_REASON = _("请填写理由。")
 
 
 class SetupForm(forms.Form):
@@ -40,26 +38,11 @@ class SetupForm(forms.Form):
             )
 
 
-def _directed(request: HttpRequest, game_id: int) -> Game:
-    game = (
-        game_selectors.games_for_director(user=request_director(request))
-        .filter(pk=game_id, kind="royale")
-        .first()
-    )
-    if game is None:
-        raise Http404
-    return game
-
-
-def _control(game: Game) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("admin:royale_control", args=[game.pk]))
-
-
 def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal a game that has characters but no state yet: the item counts, then 发牌."""
-    game = _directed(request, game_id)
+    game = directed_game(request, game_id)
     if RoyaleGame.objects.filter(pk=game.pk).exists():
-        return _control(game)
+        return HttpResponseRedirect(control_url(game))
     form = SetupForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         try:
@@ -68,7 +51,7 @@ def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> Htt
             messages.error(request, exc.text)
         else:
             messages.success(request, _("已发牌：道具已按数量随机分布。"))
-            return _control(game)
+            return HttpResponseRedirect(control_url(game))
     context = {
         **site.each_context(request),
         "title": f"{game.forum_title} · {_('发牌')}",
@@ -82,51 +65,42 @@ def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> Htt
 def testmatch_create_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
-    game = _directed(request, game_id)
+    game = directed_game(request, game_id)
     form = ReasonForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("请填写理由。"))
-        return _control(game)
-    try:
+
+    def create() -> HttpResponse:
         copy, passwords = sandbox.testmatch_create(
             game=game, director=request_director(request), reason=form.cleaned_data["reason"]
         )
-    except RuleError as exc:
-        messages.error(request, exc.text)
-        return _control(game)
-    context = {
-        **site.each_context(request),
-        "title": f"{copy.forum_title} · {_('测试赛已创建')}",
-        "rows": [(copy, passwords)],
-        "link": False,
-        "host": request.get_host(),
-        "scheme": request.scheme,
-        "control": reverse("admin:royale_control", args=[copy.pk]),
-    }
-    return TemplateResponse(request, "admin/royale/test_created.html", context)
+        context = {
+            **site.each_context(request),
+            "title": f"{copy.forum_title} · {_('测试赛已创建')}",
+            "rows": [(copy, passwords)],
+            "link": False,
+            "host": request.get_host(),
+            "scheme": request.scheme,
+            "control": control_url(copy),
+        }
+        return TemplateResponse(request, "admin/royale/test_created.html", context)
+
+    return run_form(request, form, create, back=control_url(game), invalid=NO_REASON)
 
 
 def testmatch_conclude_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
-    game = _directed(request, game_id)
+    game = directed_game(request, game_id)
     form = ReasonForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("请填写理由。"))
-        return _control(game)
-    try:
+
+    def conclude() -> str:
         winners = sandbox.testmatch_conclude(
             test_game=game, director=request_director(request), reason=form.cleaned_data["reason"]
         )
-    except RuleError as exc:
-        messages.error(request, exc.text)
-        return _control(game)
-    messages.success(
-        request,
-        _("测试赛已结束并归档；奖励已发放给：%(names)s")
-        % {"names": "、".join(winners) or str(_("（无人获奖）"))},
-    )
-    return _control(game)
+        return _("测试赛已结束并归档；奖励已发放给：%(names)s") % {
+            "names": "、".join(winners) or str(_("（无人获奖）"))
+        }
+
+    return run_form(request, form, conclude, back=control_url(game), invalid=NO_REASON)
 
 
 def urls(site: admin.AdminSite) -> list[URLPattern]:

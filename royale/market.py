@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.models import Character, Game
 from royale.engine import economy
 from royale.engine.ruleset import get_ruleset
@@ -28,7 +30,8 @@ def market_page(*, game: Game, character: Character, now: datetime) -> dict[str,
         stalls["choices"] = [
             {
                 "value": f"{s['id']}:{k}",
-                "label": f"{s['id']} 号摊【{s['name']}】— {ask}",
+                "label": gettext("%(id)s 号摊【%(name)s】— %(ask)s")
+                % {"id": s["id"], "name": s["name"], "ask": ask},
             }
             for s in stalls["list"]
             if not s["sold"] and not s["mine"]

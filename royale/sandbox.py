@@ -41,7 +41,8 @@ def testmatch_create(
         real = game_lock(game)
         if RoyaleGame.objects.filter(pk=real.pk, test_of__isnull=False).exists():
             raise TestMatchRefused(
-                "测试赛不能再开测试赛。", message_en="A test match has no test match."
+                "测试赛不能再开测试赛。",
+                message_en="A test match cannot have a test match of its own.",
             )
         if real.status in ENDED:
             raise TestMatchRefused("正式赛已结束。", message_en="The real game is over.")

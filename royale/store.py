@@ -74,6 +74,7 @@ INTERVENTIONS: Mapping[str, Logged] = {
         s, p["pick"], [str(x) for x in p["veto"]], rng
     ),
     "riddle": lambda s, p, rng: npcs.riddle_set(s, str(p["text"]), rng),
+    "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng),
 }
 
 

@@ -1,13 +1,14 @@
-"""Checks every action shares: phase, actor, stamina, places."""
+"""Checks every action shares: phase, actor, stamina, places; and the director's draft."""
 
 from __future__ import annotations
 
 import math
+import random
 from datetime import datetime
 
 from games.engine.errors import WrongPhase
 
-from .draft import Draft
+from .draft import Draft, open_draft
 from .errors import (
     ActorDead,
     GameOver,
@@ -19,7 +20,7 @@ from .errors import (
     UnknownCharacter,
     UnknownPlace,
 )
-from .state import DAY, MODE_ACT, MODE_REST, NIGHT, OVER, Character
+from .state import DAY, MODE_ACT, MODE_REST, NIGHT, OVER, Character, GameState
 
 Now = datetime | float | int
 
@@ -34,6 +35,14 @@ def phase_is(d: Draft, phase: str) -> None:
         raise GameOver()
     if d.phase != phase:
         raise WrongPhase(phase=d.phase, needed=phase)
+
+
+def director_draft(state: GameState, rng: random.Random) -> Draft:
+    """A draft for a director's intervention: allowed in every phase until the game is over."""
+    d = open_draft(state, rng)
+    if d.phase == OVER:
+        raise GameOver()
+    return d
 
 
 def living(d: Draft, cid: int) -> Character:

@@ -19,24 +19,16 @@ from games.engine.errors import InvalidInput
 from games.engine.events import DIRECTORS, GameEvent
 
 from .combat import die_dropping
-from .common import living
-from .draft import Draft, open_draft
-from .errors import GameOver, HeldByMarket, PlaceGone, UnknownItem, UnknownPlace
+from .common import director_draft, living
+from .errors import HeldByMarket, PlaceGone, UnknownItem, UnknownPlace
 from .items import grant
 from .night import airdrop, end_if_decided
-from .state import CAUSE_EVENT, OVER, GameState
+from .state import CAUSE_EVENT, GameState
 
 Result = tuple[GameState, list[Any]]
 
 # The ``why`` of items handed out by a director (item_granted / item_created events).
 WHY_DIRECTOR = "director"
-
-
-def _draft(state: GameState, rng: random.Random) -> Draft:
-    d = open_draft(state, rng)
-    if d.phase == OVER:
-        raise GameOver()
-    return d
 
 
 def _signed(n: int) -> str:
@@ -55,7 +47,7 @@ def adjust(
     """Add ``hp``/``mp`` (negative to take) within the ruleset's bounds; ``bleeding`` sets the
     bleeding amount (0 stops it). HP brought to 0 kills: cause 特殊事件, items drop where the
     character stood, like any event death (and a last survivor wins, as after a red card)."""
-    d = _draft(state, rng)
+    d = director_draft(state, rng)
     c = living(d, character)
     if not hp and not mp and (bleeding is None or bleeding == c.bleeding):
         raise InvalidInput("没有任何改变。", message_en="Nothing to change.")
@@ -106,7 +98,7 @@ def relocate(state: GameState, character: int, place: str, rng: random.Random) -
     """Put a character at a place still on the map (a closed special zone too: the director's
     word overrides its opening days). An unspawned character is spawned there. Free; its last
     search result is forgotten, as after any move."""
-    d = _draft(state, rng)
+    d = director_draft(state, rng)
     c = living(d, character)
     p = d.places.get(place)
     if p is None:
@@ -129,7 +121,7 @@ def relocate(state: GameState, character: int, place: str, rng: random.Random) -
 def give(state: GameState, character: int, selector: str, rng: random.Random) -> Result:
     """Hand a character a new item (a kind key, or ``category:tier`` for an unused name of that
     tier), into the backpack; may pass the 6-item cap like any reward (RULINGS 10, 20)."""
-    d = _draft(state, rng)
+    d = director_draft(state, rng)
     living(d, character)
     iid = grant(d, character, selector, WHY_DIRECTOR)
     d.directors(
@@ -149,7 +141,7 @@ def take(state: GameState, item: int, rng: random.Random) -> Result:
     """Remove an item from the game wherever it is (held or lying on the ground): it vanishes,
     and the ledger says so (item conservation). A holder learns it lost the item; an item on the
     ground disappears silently (whoever found it learns only when trying to pick it up)."""
-    d = _draft(state, rng)
+    d = director_draft(state, rng)
     if item not in d.items or item in d.gone:
         raise UnknownItem(item=item)
     where, at = d.locate(item)

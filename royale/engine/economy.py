@@ -24,7 +24,7 @@ denominations first). Paid notes leave the game (``spent``); items sold to the s
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -33,7 +33,7 @@ from zoneinfo import ZoneInfo
 from games.engine.errors import InvalidInput, RuleError
 
 from .actions import Action, register_action_type
-from .common import day_actor, living
+from .common import day_actor, director_draft, living
 from .draft import Draft, open_draft
 from .errors import (
     AlreadyBid,
@@ -45,7 +45,6 @@ from .errors import (
     CannotPay,
     CannotSell,
     ExchangePending,
-    GameOver,
     InvalidTarget,
     MarketHours,
     MarketNotOpen,
@@ -56,7 +55,6 @@ from .errors import (
     NotAtMarket,
     NotCurrency,
     NotEnoughMoney,
-    NotHeld,
     NothingToExchange,
     NotUsable,
     SoldOut,
@@ -69,7 +67,7 @@ from .errors import (
 )
 from .hooks import register_hook
 from .house import MARKET
-from .items import consume_supply
+from .items import _held, consume_supply
 from .rules import register_action
 from .ruleset import (
     ItemKind,
@@ -79,10 +77,11 @@ from .ruleset import (
     _int,
     _list,
     _place,
+    _selector,
     _str,
     register_section,
 )
-from .state import DAY, OVER, Character, GameState
+from .state import DAY, Character, GameState
 
 Result = tuple[GameState, list[Any]]
 
@@ -174,10 +173,7 @@ def _hours(value: Any, path: str) -> Hours:
 
 
 def _keys(rs: Ruleset, selector: Any, path: str) -> list[str]:
-    kinds = rs.selector_kinds(_str(selector, path))
-    if not kinds:
-        raise RulesetError(path, f"{selector!r} selects nothing of the catalogue")
-    return [k.key for k in kinds]
+    return [k.key for k in rs.selector_kinds(_selector(selector, path, rs))]
 
 
 def _denominations(rs: Ruleset) -> list[ItemKind]:
@@ -193,8 +189,7 @@ def _parse_shop(value: Any, rs: Ruleset) -> Shop:
     buy = []
     for i, entry in enumerate(_list(_get(value, "buy", "shop"), "shop.buy")):
         path = f"shop.buy[{i}]"
-        ware = _str(_get(entry, "item", path), f"{path}.item")
-        _keys(rs, ware, f"{path}.item")
+        ware = _selector(_get(entry, "item", path), f"{path}.item", rs)
         buy.append(Ware(ware, _int(_get(entry, "price", path), f"{path}.price", minimum=1)))
     sell = []
     for i, entry in enumerate(_list(_get(value, "sell", "shop"), "shop.sell")):
@@ -391,15 +386,23 @@ def _choose(notes: Sequence[tuple[int, int]], amount: int) -> tuple[list[int], i
     return best[total], total - amount
 
 
+def _split(rs: Ruleset, total: int) -> list[ItemKind]:
+    """The fewest notes worth ``total``, largest first (a note of value 1 makes any total)."""
+    out = []
+    for kind in _denominations(rs):
+        while total >= kind.value:
+            out.append(kind)
+            total -= kind.value
+    return out
+
+
 def _mint(d: Draft, total: int, why: str) -> list[int]:
     """New notes worth ``total``: the fewest, largest first."""
     made = []
-    for kind in _denominations(d.rs):
-        while total >= kind.value:
-            iid = d.new_item(kind.key)
-            d.directors("item_created", {"item": iid, "kind": kind.key, "why": why})
-            made.append(iid)
-            total -= kind.value
+    for kind in _split(d.rs, total):
+        iid = d.new_item(kind.key)
+        d.directors("item_created", {"item": iid, "kind": kind.key, "why": why})
+        made.append(iid)
     return made
 
 
@@ -429,8 +432,12 @@ def _spend(d: Draft, notes: Sequence[int]) -> None:
         d.mark_gone(iid, GONE_SPENT)
 
 
+def _listing(names: Iterable[str]) -> str:
+    return "、".join(f"【{n}】" for n in names)
+
+
 def _names(d: Draft, iids: Sequence[int]) -> str:
-    return "、".join(f"【{d.kind(i).name}】" for i in iids) or "无"
+    return _listing(d.kind(i).name for i in iids) or "无"
 
 
 def _money(d: Draft, amount: int) -> str:
@@ -483,8 +490,7 @@ def _own_items(d: Draft, c: Character, iids: Sequence[int]) -> list[int]:
     if not iids or len(set(iids)) != len(iids):
         raise NoItems()
     for iid in iids:
-        if iid not in c.hands and iid not in c.pack:
-            raise NotHeld(item=iid)
+        _held(d, c, iid)
     return list(iids)
 
 
@@ -519,6 +525,11 @@ class Ask:
     selector: str  # CURRENCY, or a catalogue selector (kind key or category:tier)
     count: int  # how many items, or the amount of money
 
+    @property
+    def text(self) -> str:
+        """As stored in the market state (and read back by :func:`parse_ask`)."""
+        return f"{self.selector}*{self.count}"
+
 
 def parse_ask(rs: Ruleset, text: str, index: int = 0) -> Ask:
     """``"<selector>*<count>"`` (count 1 when left out) or ``"currency*<amount>"``."""
@@ -552,6 +563,11 @@ def ask_label(rs: Ruleset, ask: Ask) -> str:
     if ask.selector == CURRENCY:
         return f"{ask.count}{unit(rs)}"
     return f"{_selector_label(rs, ask.selector)}×{ask.count}"
+
+
+def ask_labels(rs: Ruleset, texts: Sequence[str]) -> list[str]:
+    """Stored asks as the players read them."""
+    return [ask_label(rs, parse_ask(rs, x)) for x in texts]
 
 
 def ask_options(rs: Ruleset) -> list[tuple[str, str]]:
@@ -608,6 +624,15 @@ def _shop(d: Draft, cid: int) -> Shop:
     return shop
 
 
+def _auction(d: Draft, cid: int, now: float) -> Auction:
+    c = day_actor(d, cid)
+    auction: Auction = _section(d, "auction")
+    _opened(d, auction.opens_day)
+    _at(d, c, auction.where)
+    _within(d, auction.hours, now)
+    return auction
+
+
 def shop_buy(d: Draft, a: ShopBuy, now: float) -> None:
     shop = _shop(d, a.actor)
     ware = next((w for w in shop.buy if w.ware == a.ware), None)
@@ -650,7 +675,7 @@ def _auction_day(d: Draft, key: str, day: int) -> bool:
 def _list_lots(d: Draft, iids: Sequence[int], source: str, day: int) -> None:
     """The items become lots opening for bids on ``day``; the lot list is public."""
     lots = list(_market(d.flags).get("lots", ()))
-    listed = []
+    listed: list[dict[str, Any]] = []
     for iid in iids:
         lot = _next(d, "lot_seq")
         lots.append({"id": lot, "item": iid, "source": source, "day": day})
@@ -658,7 +683,7 @@ def _list_lots(d: Draft, iids: Sequence[int], source: str, day: int) -> None:
         d.directors("lot_listed", {"lot": lot, "item": iid, "source": source, "day": day})
     _write(d, lots=lots)
     auction: Auction = d.rs.sections["auction"]
-    names = "、".join(f"【{x['name']}】" for x in listed)
+    names = _listing(x["name"] for x in listed)
     d.public(
         "auction_listed",
         {"lots": listed, "text": f"{auction.name}第 {day} 天起拍卖：{names}。"},
@@ -713,11 +738,7 @@ def shop_sell(d: Draft, a: ShopSell, now: float) -> None:
 
 
 def bid(d: Draft, a: Bid, now: float) -> None:
-    c = day_actor(d, a.actor)
-    auction: Auction = _section(d, "auction")
-    _opened(d, auction.opens_day)
-    _at(d, c, auction.where)
-    _within(d, auction.hours, now)
+    auction = _auction(d, a.actor, now)
     market = _market(d.flags)
     lot = next((x for x in market.get("lots", ()) if x["id"] == a.lot), None)
     if lot is None or lot["day"] > d.day:
@@ -784,7 +805,7 @@ def _settle_auction(d: Draft) -> None:
             )
     _write(d, lots=kept, bids=[])
     if sold:
-        names = "、".join(f"【{x['name']}】" for x in sold)
+        names = _listing(x["name"] for x in sold)
         d.public("auction_closed", {"sold": sold, "text": f"{auction.name}今日成交：{names}。"})
 
 
@@ -800,23 +821,13 @@ def _exchange_notes(d: Draft, cid: int, notes: Sequence[int]) -> list[int]:
         raise NoItems()
     c = d.chars[cid]
     for iid in chosen:
-        if iid not in c.hands and iid not in c.pack:
-            raise NotHeld(item=iid)
+        _held(d, c, iid)
         if iid not in held:
             raise NotCurrency(item=iid)
     total = sum(held[i] for i in chosen)
-    if len(_greedy(d.rs, total)) >= len(chosen):
+    if len(_split(d.rs, total)) >= len(chosen):
         raise NothingToExchange(total=total)
     return chosen
-
-
-def _greedy(rs: Ruleset, total: int) -> list[str]:
-    out = []
-    for kind in _denominations(rs):
-        while total >= kind.value:
-            out.append(kind.name)
-            total -= kind.value
-    return out
 
 
 def _exchange(d: Draft, cid: int, notes: Sequence[int]) -> list[int]:
@@ -838,7 +849,7 @@ def exchange_request(d: Draft, a: ExchangeRequest, now: float) -> None:
         raise ExchangePending()
     notes = _exchange_notes(d, a.actor, a.notes)
     _write(d, exchanges=[*requests, {"character": a.actor, "notes": notes}])
-    into = "、".join(f"【{n}】" for n in _greedy(d.rs, sum(d.kind(i).value for i in notes)))
+    into = _listing(k.name for k in _split(d.rs, sum(d.kind(i).value for i in notes)))
     text = f"已申请把{_names(d, notes)}兑换为{into}，等待导演处理。"
     d.to(a.actor, "exchange_requested", {"notes": notes, "text": text}, a.actor)
     d.directors("exchange_requested", {"character": a.actor, "notes": notes}, a.actor)
@@ -868,7 +879,7 @@ def stall_offer(d: Draft, a: StallOffer, now: float) -> None:
         "id": len(listed) + 1,  # today's stall number (the list is cleared at the day's close)
         "seller": a.actor,
         "item": a.item,
-        "asks": [f"{x.selector}*{x.count}" for x in asks],
+        "asks": [x.text for x in asks],
         "sold": False,
     }
     _write(d, stalls=[*listed, stall])
@@ -1020,7 +1031,7 @@ def trade_offer(d: Draft, a: TradeOffer, now: float) -> None:
         "from": a.actor,
         "to": a.target,
         "items": items,
-        "asks": [f"{x.selector}*{x.count}" for x in asks],
+        "asks": [x.text for x in asks],
     }
     _write(d, trades=[*trades, offer])
     labels = [ask_label(d.rs, x) for x in asks]
@@ -1060,7 +1071,7 @@ def trade_accept(d: Draft, a: TradeAccept, now: float) -> None:
     o = d.chars[a.target]
     if not o.alive:
         raise TargetGone()
-    if any(i not in o.hands and i not in o.pack for i in offer["items"]):
+    if any(i not in o.held for i in offer["items"]):
         raise TradeStale()
     payment = _payment(d, a.actor, [parse_ask(d.rs, x) for x in offer["asks"]])
     if payment is None:
@@ -1142,17 +1153,10 @@ def close(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
 # --- the director ----------------------------------------------------------------------------
 
 
-def _director(state: GameState, rng: random.Random) -> Draft:
-    d = open_draft(state, rng)
-    if d.phase == OVER:
-        raise GameOver()
-    return d
-
-
 def exchange(state: GameState, character: int, notes: Sequence[int], rng: random.Random) -> Result:
     """The director exchanges a character's notes (all of them when ``notes`` is empty) into the
     fewest notes of the same total."""
-    d = _director(state, rng)
+    d = director_draft(state, rng)
     living(d, character)
     chosen = _exchange_notes(d, character, notes)
     made = _exchange(d, character, chosen)
@@ -1164,7 +1168,7 @@ def exchange(state: GameState, character: int, notes: Sequence[int], rng: random
 
 def exchange_answer(state: GameState, character: int, approve: bool, rng: random.Random) -> Result:
     """Approve (exchange now, the notes checked again) or refuse a character's pending request."""
-    d = _director(state, rng)
+    d = director_draft(state, rng)
     requests = list(_market(d.flags).get("exchanges", ()))
     request = next((r for r in requests if r["character"] == character), None)
     if request is None:
@@ -1192,7 +1196,7 @@ def exchange_answer(state: GameState, character: int, approve: bool, rng: random
 def list_lot(state: GameState, selector: str, rng: random.Random) -> Result:
     """导演手动上货: a new item of ``selector`` (a kind key, or an unused name of a tier) becomes a
     lot, open for bids today if it is day, else from the next day."""
-    d = _director(state, rng)
+    d = director_draft(state, rng)
     _section(d, "auction")
     kinds = d.rs.selector_kinds(selector)
     if not kinds:
@@ -1211,11 +1215,8 @@ def list_lot(state: GameState, selector: str, rng: random.Random) -> Result:
 def use_for(state: GameState, character: int, item: int, rng: random.Random) -> Result:
     """The director uses a supply a character holds anywhere (obtained by day, possibly past the
     item cap) on its behalf, before the night's settlement; the character learns the result."""
-    d = _director(state, rng)
-    c = living(d, character)
-    if item not in c.hands and item not in c.pack:
-        raise NotHeld(item=item)
-    kind = d.kind(item)
+    d = director_draft(state, rng)
+    kind = _held(d, living(d, character), item)
     if kind.effect != "supply":
         raise NotUsable(item=item, effect=kind.effect)
     before, after = consume_supply(d, character, item, kind)
@@ -1307,16 +1308,9 @@ def market_view(state: GameState, cid: int, now: float) -> dict[str, Any]:
     auction: Auction | None = rs.sections.get("auction")
     if auction is not None:
         mine = {b["lot"]: b["amount"] for b in market.get("bids", ()) if b["bidder"] == cid}
-
-        def may_bid() -> None:
-            c = day_actor(d, cid)
-            _opened(d, auction.opens_day)
-            _at(d, c, auction.where)
-            _within(d, auction.hours, now)
-
         view["auction"] = {
             "name": auction.name,
-            "reason": _refusal(may_bid),
+            "reason": _refusal(lambda: _auction(d, cid, now)),
             "min_bid": auction.min_bid,
             "hours": None if auction.hours is None else [auction.hours.start, auction.hours.end],
             "lots": [
@@ -1349,14 +1343,14 @@ def market_view(state: GameState, cid: int, now: float) -> dict[str, Any]:
             else {
                 "id": own["id"],
                 **_kind_info(d, own["item"]),
-                "asks": [ask_label(rs, parse_ask(rs, x)) for x in own["asks"]],
+                "asks": ask_labels(rs, own["asks"]),
                 "sold": own["sold"],
             },
             "list": [
                 {
                     "id": s["id"],
                     **_kind_info(d, s["item"]),
-                    "asks": [ask_label(rs, parse_ask(rs, x)) for x in s["asks"]],
+                    "asks": ask_labels(rs, s["asks"]),
                     "sold": not _open_stall(d, s),
                     "mine": s["seller"] == cid,
                 }
@@ -1366,25 +1360,18 @@ def market_view(state: GameState, cid: int, now: float) -> dict[str, Any]:
             else [],
         }
     trades = market.get("trades", ())
+
+    def trade(t: Mapping[str, Any], side: str) -> dict[str, Any]:
+        """An open offer, named by its other side (``side``: "from" or "to")."""
+        return {
+            side: state.characters[t[side]].name,
+            "items": [_kind_info(d, i) for i in t["items"]],
+            "asks": ask_labels(rs, t["asks"]),
+        }
+
     view["trades"] = {
-        "incoming": [
-            {
-                "from": state.characters[t["from"]].name,
-                "items": [_kind_info(d, i) for i in t["items"]],
-                "asks": [ask_label(rs, parse_ask(rs, x)) for x in t["asks"]],
-            }
-            for t in trades
-            if t["to"] == cid
-        ],
-        "outgoing": [
-            {
-                "to": state.characters[t["to"]].name,
-                "items": [_kind_info(d, i) for i in t["items"]],
-                "asks": [ask_label(rs, parse_ask(rs, x)) for x in t["asks"]],
-            }
-            for t in trades
-            if t["from"] == cid
-        ],
+        "incoming": [trade(t, "from") for t in trades if t["to"] == cid],
+        "outgoing": [trade(t, "to") for t in trades if t["from"] == cid],
     }
     return view
 
@@ -1396,12 +1383,6 @@ def market_director_view(state: GameState) -> dict[str, Any]:
     rs = d.rs
     market = _market(state.flags)
     chars = state.characters
-
-    def items(iids: Sequence[int]) -> str:
-        return _names(d, iids)
-
-    def asks(texts: Sequence[str]) -> list[str]:
-        return [ask_label(rs, parse_ask(rs, x)) for x in texts]
 
     bids = market.get("bids", ())
     return {
@@ -1425,7 +1406,7 @@ def market_director_view(state: GameState) -> dict[str, Any]:
             {
                 "character": r["character"],
                 "name": chars[r["character"]].name,
-                "notes": items(r["notes"]),
+                "notes": _names(d, r["notes"]),
                 "total": sum(d.kind(i).value for i in r["notes"]),
             }
             for r in market.get("exchanges", ())
@@ -1435,7 +1416,7 @@ def market_director_view(state: GameState) -> dict[str, Any]:
                 "id": s["id"],
                 "seller": chars[s["seller"]].name,
                 "item": d.kind(s["item"]).name,
-                "asks": asks(s["asks"]),
+                "asks": ask_labels(rs, s["asks"]),
                 "sold": s["sold"],
                 "buyer": chars[s["buyer"]].name if s.get("buyer") else None,
             }
@@ -1445,8 +1426,8 @@ def market_director_view(state: GameState) -> dict[str, Any]:
             {
                 "from": chars[t["from"]].name,
                 "to": chars[t["to"]].name,
-                "items": items(t["items"]),
-                "asks": asks(t["asks"]),
+                "items": _names(d, t["items"]),
+                "asks": ask_labels(rs, t["asks"]),
             }
             for t in market.get("trades", ())
         ],

@@ -35,8 +35,8 @@ from games.engine.errors import InvalidInput
 
 from .actions import Action, register_action_type
 from .combat import kill_by_event
-from .common import living
-from .draft import Draft, open_draft
+from .common import director_draft, living
+from .draft import Draft
 from .errors import (
     EventFixedDay,
     EventNotAllowed,
@@ -51,7 +51,17 @@ from .items import grant
 from .night import counted_deaths
 from .power import power_bottom, power_top
 from .rules import register_action
-from .ruleset import HOOK_STAGES, Ruleset, RulesetError, get_ruleset, register_section
+from .ruleset import (
+    HOOK_STAGES,
+    Ruleset,
+    RulesetError,
+    _int,
+    _selector,
+    _selectors,
+    _str,
+    get_ruleset,
+    register_section,
+)
 from .state import (
     CAUSE_DROWNED,
     CAUSE_RED_CARD,
@@ -121,24 +131,16 @@ def on(key: str, stage: str) -> Callable[[Handler], Handler]:
 
 def _param(value: Any, kind: str, path: str, rs: Ruleset) -> Any:
     if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesetError(path, "must be an integer ≥ 0")
-        return value
+        return _int(value, path)
     if kind == "fraction":
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
             raise RulesetError(path, "must be a number in (0, 1]")
         return value
     if kind == "text":
-        if not isinstance(value, str) or not value.strip():
-            raise RulesetError(path, "must be a non-empty string")
-        return value
+        return _str(value, path)
     if kind == "selector":
-        if not isinstance(value, str) or not rs.selector_kinds(value):
-            raise RulesetError(path, f"{value!r} selects no item of the catalogue")
-        return value
-    if not isinstance(value, list) or not value:
-        raise RulesetError(path, "must be a non-empty list of item selectors")
-    return tuple(_param(v, "selector", f"{path}[{i}]", rs) for i, v in enumerate(value))
+        return _selector(value, path, rs)
+    return _selectors(value, path, rs)
 
 
 def _flag(e: Mapping[str, Any], key: str, path: str) -> bool:
@@ -166,7 +168,7 @@ def _parse(value: Any, rs: Ruleset) -> EventRules:
             raise RulesetError(f"{path}.key", f"no event behaviour registered as {key!r}")
         if any(s.key == key for s in specs):
             raise RulesetError(f"{path}.key", f"duplicate event {key!r}")
-        name = _param(e.get("name"), "text", f"{path}.name", rs)
+        name = _str(e.get("name"), f"{path}.name")
         text = e.get("text", "")
         if not isinstance(text, str):
             raise RulesetError(f"{path}.text", "must be a string")
@@ -175,9 +177,7 @@ def _parse(value: Any, rs: Ruleset) -> EventRules:
             isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in days
         ):
             raise RulesetError(f"{path}.days", "must be a list of days ≥ 1")
-        from_day = e.get("from_day", 1)
-        if isinstance(from_day, bool) or not isinstance(from_day, int) or from_day < 1:
-            raise RulesetError(f"{path}.from_day", "must be a day ≥ 1")
+        from_day = _int(e.get("from_day", 1), f"{path}.from_day", minimum=1)
         behaviour = BEHAVIOURS[key]
         automatic = _flag(e, "automatic", path)
         if automatic and behaviour.condition is None:
@@ -356,9 +356,7 @@ def event_choose(
     """The director's say over the next day's event: ``pick`` one of the events allowed that day,
     or ``veto`` some (the draw skips them). Consumed by the next day open; neither (pick None,
     no veto) cancels an earlier choice. A fixed day's event cannot be changed."""
-    d = open_draft(state, rng)
-    if d.phase == OVER:
-        raise GameOver()
+    d = director_draft(state, rng)
     rules = rules_of(d.rs)
     if rules is None:
         raise UnknownEvent(event=pick)

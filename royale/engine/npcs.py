@@ -26,13 +26,24 @@ from typing import Any
 
 from games.engine.errors import InvalidInput
 
-from .draft import Draft, open_draft
-from .errors import GameOver, NpcsAbsent
+from .common import director_draft
+from .draft import Draft
+from .errors import NpcsAbsent
 from .events import EventSpec, event_type, on
 from .hooks import register_hook
 from .items import grant
-from .ruleset import Ruleset, RulesetError, get_ruleset, register_section
-from .state import OVER, Character, GameState
+from .ruleset import (
+    Ruleset,
+    RulesetError,
+    _int,
+    _place,
+    _selector,
+    _selectors,
+    _str,
+    get_ruleset,
+    register_section,
+)
+from .state import Character, GameState
 
 Result = tuple[GameState, list[Any]]
 
@@ -65,25 +76,11 @@ class NpcRules:
     aben: Aben
 
 
-def _int(value: Any, path: str, *, minimum: int | None = None, negative: bool = False) -> int:
+def _npc_id(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesetError(path, "must be an integer")
-    if negative and value >= 0:
+    if value >= 0:
         raise RulesetError(path, "must be negative (the shell's character ids are positive)")
-    if minimum is not None and value < minimum:
-        raise RulesetError(path, f"must be at least {minimum}")
-    return value
-
-
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise RulesetError(path, "must be a non-empty string")
-    return value
-
-
-def _selector(value: Any, path: str, rs: Ruleset) -> str:
-    if not isinstance(value, str) or not rs.selector_kinds(value):
-        raise RulesetError(path, f"{value!r} selects no item of the catalogue")
     return value
 
 
@@ -96,24 +93,18 @@ def _parse(value: Any, rs: Ruleset) -> NpcRules:
     if not isinstance(a, Mapping) or not isinstance(b, Mapping):
         raise RulesetError("npcs", "needs the objects adai and aben")
     adai = Adai(
-        id=_int(a.get("id"), "npcs.adai.id", negative=True),
-        name=_text(a.get("name"), "npcs.adai.name"),
+        id=_npc_id(a.get("id"), "npcs.adai.id"),
+        name=_str(a.get("name"), "npcs.adai.name"),
         prize=_selector(a.get("riddle_prize"), "npcs.adai.riddle_prize", rs),
         winners=_int(a.get("riddle_winners"), "npcs.adai.riddle_winners", minimum=1),
     )
-    pool = b.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise RulesetError("npcs.aben.pool", "must be a non-empty list of item selectors")
-    first = b.get("first_place")
-    if first not in rs.places:
-        raise RulesetError("npcs.aben.first_place", f"{first!r} is not one of the places")
     aben = Aben(
-        id=_int(b.get("id"), "npcs.aben.id", negative=True),
-        name=_text(b.get("name"), "npcs.aben.name"),
+        id=_npc_id(b.get("id"), "npcs.aben.id"),
+        name=_str(b.get("name"), "npcs.aben.name"),
         hp=_int(b.get("hp"), "npcs.aben.hp", minimum=1),
         test_hp=_int(b.get("test_hp"), "npcs.aben.test_hp", minimum=1),
-        first_place=str(first),
-        pool=tuple(_selector(s, f"npcs.aben.pool[{i}]", rs) for i, s in enumerate(pool)),
+        first_place=_place(b.get("first_place"), "npcs.aben.first_place", rs.places),
+        pool=_selectors(b.get("pool"), "npcs.aben.pool", rs),
     )
     if adai.id == aben.id:
         raise RulesetError("npcs.aben.id", "must differ from adai's")
@@ -296,9 +287,7 @@ def _test_feat(d: Draft, feat: str, cid: int) -> None:
 def riddle_set(state: GameState, text: str, rng: random.Random) -> Result:
     """The director's riddle of the day for 阿呆's place, announced publicly (a second one the
     same day replaces the first)."""
-    d = open_draft(state, rng)
-    if d.phase == OVER:
-        raise GameOver()
+    d = director_draft(state, rng)
     rules = rules_of(d.rs)
     if rules is None or not present(d.flags) or not d.chars[rules.adai.id].alive:
         raise NpcsAbsent()

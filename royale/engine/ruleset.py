@@ -197,6 +197,20 @@ def _place(value: Any, path: str, places: Sequence[str], *, optional: bool = Fal
     return value
 
 
+def _selector(value: Any, path: str, rs: Ruleset) -> str:
+    """An item selector (kind key or ``category:tier``) that selects something of the catalogue:
+    for the sections, parsed once the catalogue is."""
+    if not isinstance(value, str) or not rs.selector_kinds(value):
+        raise RulesetError(path, f"{value!r} selects no item of the catalogue")
+    return value
+
+
+def _selectors(value: Any, path: str, rs: Ruleset) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise RulesetError(path, "must be a non-empty list of item selectors")
+    return tuple(_selector(v, f"{path}[{i}]", rs) for i, v in enumerate(value))
+
+
 def _tiered(
     cat: str,
     data: Mapping[str, Any],
@@ -295,7 +309,9 @@ def register_section(name: str) -> Callable[[SectionParser], SectionParser]:
     """A module that owns a top-level ruleset key (``events``, ``shop`` ...) registers its parser
     here: ``parser(value, ruleset)`` gets the key's JSON value and the ruleset parsed so far
     (places, catalogue), raises :class:`RulesetError` naming the field, and returns the parsed
-    value, found later in ``ruleset.sections[name]`` (absent when the file has no such key)."""
+    value, found later in ``ruleset.sections[name]`` (absent when the file has no such key).
+    The field checks here (``_get``, ``_int``, ``_str``, ``_list``, ``_place``, ``_selector``,
+    ``_selectors``) are for the section parsers too: one message per kind of mistake."""
 
     def decorate(fn: SectionParser) -> SectionParser:
         SECTIONS[name] = fn

@@ -16,7 +16,14 @@ from typing import Any
 
 from .draft import open_draft
 from .items import grant
-from .ruleset import TIERED_CATEGORIES, Ruleset, RulesetError, register_section
+from .ruleset import (
+    TIERED_CATEGORIES,
+    Ruleset,
+    RulesetError,
+    _int,
+    _selector,
+    register_section,
+)
 from .state import GameState
 
 Result = tuple[GameState, list[Any]]
@@ -58,12 +65,8 @@ class TestMatchRules:
 def _parse(value: Any, rs: Ruleset) -> TestMatchRules:
     if not isinstance(value, Mapping):
         raise RulesetError("test_match", "must be an object")
-    factor = value.get("item_factor")
-    if not isinstance(factor, int) or isinstance(factor, bool) or factor < 1:
-        raise RulesetError("test_match.item_factor", "must be an integer ≥ 1")
-    prize = value.get("prize")
-    if not isinstance(prize, str) or not rs.selector_kinds(prize):
-        raise RulesetError("test_match.prize", "must select an item of the catalogue")
+    factor = _int(value.get("item_factor"), "test_match.item_factor", minimum=1)
+    prize = _selector(value.get("prize"), "test_match.prize", rs)
     rule = value.get("prize_rule")
     if rule not in PRIZE_RULES:
         raise RulesetError("test_match.prize_rule", f"must be one of {sorted(PRIZE_RULES)}")

@@ -69,12 +69,13 @@ def _log(flags: Mapping[str, Any], day: int) -> list[list[int]]:
     return [list(entry) for entry in votes["log"]]
 
 
+def _final(log: list[list[int]]) -> dict[int, int]:
+    """Each voter's last ballot: its vote as it stands."""
+    return {voter: target for voter, target in log}
+
+
 def _own(flags: Mapping[str, Any], day: int, cid: int) -> int | None:
-    target = None
-    for voter, t in _log(flags, day):
-        if voter == cid:
-            target = t
-    return target
+    return _final(_log(flags, day)).get(cid)
 
 
 def _weight(flags: Mapping[str, Any], base: int, cid: int) -> int:
@@ -107,9 +108,6 @@ def standing(state: GameState) -> dict[str, Any]:
         c = chars.get(cid)
         return c is not None and c.alive and not c.npc
 
-    final: dict[int, int] = {}
-    for voter, target in log:
-        final[voter] = target
     ballots: list[dict[str, Any]] = [
         {
             "voter": voter,
@@ -119,7 +117,7 @@ def standing(state: GameState) -> dict[str, Any]:
             "weight": _weight(state.flags, base, voter),
             "counted": counts(voter) and counts(target),
         }
-        for voter, target in final.items()
+        for voter, target in _final(log).items()
     ]
     totals: dict[int, int] = {}
     for b in ballots:
@@ -177,24 +175,24 @@ def _target(d: Draft, cid: int) -> str:
     return t.name
 
 
-def _record(d: Draft, voter: int, target: int) -> None:
-    log = _log(d.flags, d.day)
-    d.wflags()["votes"] = {"day": d.day, "log": [*log, [voter, target]]}
+def _cast(d: Draft, voter: int, target: int, name: str, kind: str) -> int:
+    """Log a checked ballot and tell the voter alone; returns the ballot's weight."""
+    weight = _weight(d.flags, d.rs.vote_base, voter)
+    d.wflags()["votes"] = {"day": d.day, "log": [*_log(d.flags, d.day), [voter, target]]}
+    d.to(
+        voter,
+        kind,
+        {"day": d.day, "target": target, "target_name": name, "weight": weight},
+        voter,
+    )
+    return weight
 
 
 def vote(d: Draft, a: Vote, now: float) -> None:
     _voter(d, a.actor)
     if _own(d.flags, d.day, a.actor) is not None:
         raise AlreadyVoted()
-    name = _target(d, a.target)
-    weight = _weight(d.flags, d.rs.vote_base, a.actor)
-    _record(d, a.actor, a.target)
-    d.to(
-        a.actor,
-        "vote_cast",
-        {"day": d.day, "target": a.target, "target_name": name, "weight": weight},
-        a.actor,
-    )
+    weight = _cast(d, a.actor, a.target, _target(d, a.target), "vote_cast")
     d.directors(
         "vote", {"day": d.day, "actor": a.actor, "target": a.target, "weight": weight}, a.actor
     )
@@ -208,14 +206,7 @@ def vote_change(d: Draft, a: VoteChange, now: float) -> None:
     name = _target(d, a.target)
     if previous == a.target:
         raise SameVote(character=a.target)
-    weight = _weight(d.flags, d.rs.vote_base, a.actor)
-    _record(d, a.actor, a.target)
-    d.to(
-        a.actor,
-        "vote_changed",
-        {"day": d.day, "target": a.target, "target_name": name, "weight": weight},
-        a.actor,
-    )
+    weight = _cast(d, a.actor, a.target, name, "vote_changed")
     d.directors(
         "vote_changed",
         {"day": d.day, "actor": a.actor, "from": previous, "to": a.target, "weight": weight},
@@ -248,11 +239,15 @@ def _reward(d: Draft, cid: int) -> None:
     """由导演掷骰并公示赠送: a die with one face per pool entry (six in both posts). A face whose
     entry can no longer be created (every blue weapon name already exists) is rolled again."""
     pool = d.rs.reward_pool
-    if not any(d.unused_keys(d.rs.selector_kinds(s)) for s in pool):
+
+    def creatable(selector: str) -> bool:
+        return bool(d.unused_keys(d.rs.selector_kinds(selector)))
+
+    if not any(creatable(s) for s in pool):
         d.public("vote_reward", {"day": d.day, "character": cid, "name": d.chars[cid].name})
         return
     rolls = [d.rng.randrange(len(pool)) + 1]
-    while not d.unused_keys(d.rs.selector_kinds(pool[rolls[-1] - 1])):
+    while not creatable(pool[rolls[-1] - 1]):
         rolls.append(d.rng.randrange(len(pool)) + 1)
     iid = grant(d, cid, pool[rolls[-1] - 1], REWARD_WHY)
     d.public(

@@ -83,6 +83,14 @@ class Player:
         assert response.status_code == 200, response.content
         return list(response.json()["events"])
 
+    def heard(self, kind: str, *, stream: str | None = None) -> list[dict[str, Any]]:
+        """The payloads of the frames of ``kind`` this character saw (of one stream if given)."""
+        return [
+            f["payload"]
+            for f in self.events()
+            if f["kind"] == kind and stream in (None, f["stream"])
+        ]
+
     def me(self) -> dict[str, Any]:
         response = self.client.get(f"/api/royale/games/{self.game.pk}/me")
         assert response.status_code == 200, response.content
@@ -98,6 +106,43 @@ def at_night_one() -> Any:
 def players(game: Game) -> dict[str, Player]:
     issued = game_services.character_passwords_generate(game=game, director=None)
     return {i.character.name: Player(game, i.character.name, i.secret) for i in issued}
+
+
+def spawn(cast: Mapping[str, Player], where: str | Mapping[str, str]) -> None:
+    """Night 1: each character spawns at ``where`` (one place for all, or a place by name)."""
+    for name, player in cast.items():
+        place = where if isinstance(where, str) else where[name]
+        response = player.act("spawn", place=place)
+        assert response.status_code == 200, response.content
+
+
+def refused(response: Any, status: int, code: str) -> None:
+    """The API refused with this status and rule code."""
+    assert response.status_code == status, response.content
+    assert response.json()["code"] == code
+
+
+def control(game: Game, suffix: str = "") -> str:
+    """A control-room URL of the game (the page itself without ``suffix``)."""
+    return f"/admin/royale/royalegame/{game.pk}/control/{suffix}"
+
+
+def admin_client(user: Any) -> Client:
+    """A browser signed in to the admin as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def control_room(director: Any, where: Mapping[str, str]) -> tuple[Game, dict[str, Player], Client]:
+    """[256] night 1 open with nothing lying anywhere; the characters named in ``where`` spawned
+    at their places; their director signed in to the admin. Needs ``at_night_one``."""
+    game = empty_royale_game("256", tuple(where))
+    game.directors.add(director)
+    night_one(game)
+    cast = players(game)
+    spawn(cast, where)
+    return game, cast, admin_client(director)
 
 
 EMPTY = {

@@ -15,13 +15,9 @@ from royale import services
 from royale.engine.state import GONE_VANISHED
 from royale.models import RoyaleGame
 from tests.conftest import BJ, bj
-from tests.royale.conftest import Player, empty_royale_game, night_one, players, state_of
+from tests.royale.conftest import Player, admin_client, control, control_room, state_of
 
 pytestmark = pytest.mark.django_db
-
-
-def control(game: Game, suffix: str = "") -> str:
-    return f"/admin/royale/royalegame/{game.pk}/control/{suffix}"
 
 
 def replay_ok(game: Game) -> None:
@@ -35,15 +31,7 @@ def private_feed(player: Player) -> list[dict[str, Any]]:
 @pytest.fixture
 def room(director: Any, at_night_one: Any) -> tuple[Game, dict[str, Player], Client]:
     """Night 1 open: 甲 and 乙 at 监狱, 丙 at 钟楼; the director signed in to the admin."""
-    game = empty_royale_game("256", ("甲", "乙", "丙"))
-    game.directors.add(director)
-    night_one(game)
-    cast = players(game)
-    for name, place in (("甲", "监狱"), ("乙", "监狱"), ("丙", "钟楼")):
-        assert cast[name].act("spawn", place=place).status_code == 200
-    client = Client()
-    client.force_login(director)
-    return game, cast, client
+    return control_room(director, {"甲": "监狱", "乙": "监狱", "丙": "钟楼"})
 
 
 def post(client: Client, game: Game, op: str, **data: Any) -> Any:
@@ -77,8 +65,7 @@ def test_another_directors_game_is_not_found_and_nothing_of_it_shows(
 ) -> None:
     game, cast, _ = room
     other = django_user_model.objects.create_user(username="other", password="x", is_staff=True)
-    theirs = Client()
-    theirs.force_login(other)
+    theirs = admin_client(other)
     for url in (control(game), control(game, "state/")):
         response = theirs.get(url)
         assert response.status_code == 404
@@ -97,8 +84,7 @@ def test_another_directors_game_is_not_found_and_nothing_of_it_shows(
 def test_a_superuser_sees_every_control_room(room: Any, django_user_model: Any) -> None:
     game, _, _ = room
     boss = django_user_model.objects.create_superuser(username="boss", password="x")
-    client = Client()
-    client.force_login(boss)
+    client = admin_client(boss)
     assert client.get(control(game)).status_code == 200
     assert game.forum_title in client.get("/admin/royale/royalegame/").content.decode()
 

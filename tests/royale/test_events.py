@@ -18,9 +18,12 @@ from tests.conftest import bj
 from tests.royale.conftest import (
     Player,
     aim,
+    control,
+    control_room,
     empty_royale_game,
     night_one,
     players,
+    spawn,
     state_edit,
     state_of,
 )
@@ -30,26 +33,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.day_events]
 ADAI = -1001
 
 
-def control(game: Game, suffix: str = "") -> str:
-    return f"/admin/royale/royalegame/{game.pk}/control/{suffix}"
-
-
-def public_frames(player: Player, kind: str) -> list[dict[str, Any]]:
-    return [f["payload"] for f in player.events() if f["stream"] == "public" and f["kind"] == kind]
-
-
 @pytest.fixture
 def room(director: Any, at_night_one: Any) -> tuple[Game, dict[str, Player], Client]:
     """[256] night 1 open, 甲 乙 丙 spawned at 监狱; the director signed in to the admin."""
-    game = empty_royale_game("256", ("甲", "乙", "丙"))
-    game.directors.add(director)
-    night_one(game)
-    cast = players(game)
-    for player in cast.values():
-        assert player.act("spawn", place="监狱").status_code == 200
-    client = Client()
-    client.force_login(director)
-    return game, cast, client
+    return control_room(director, dict.fromkeys(("甲", "乙", "丙"), "监狱"))
 
 
 def test_the_director_picks_tomorrows_event_and_the_day_opens_with_it(room: Any) -> None:
@@ -66,7 +53,7 @@ def test_the_director_picks_tomorrows_event_and_the_day_opens_with_it(room: Any)
     assert logged.reason == "剧情需要"
     assert logged.payload["pick"] == "erie"
     game_services.transitions_run_due(now=bj(2, 0, 1))  # night 1 closes, day 2 opens
-    (announced,) = public_frames(cast["甲"], "day_event")[-1:]
+    (announced,) = cast["甲"].heard("day_event", stream="public")[-1:]
     assert announced["name"] == "伊利湖的入侵"
     day_page = cast["甲"].client.get(f"/play/{game.number}/me/?view=day").content.decode()
     assert "伊利湖的入侵" in day_page
@@ -84,7 +71,7 @@ def test_a_refused_choice_changes_nothing(room: Any) -> None:
 def test_the_riddle_is_announced_and_a_whisper_to_阿呆_by_name_answers_it(room: Any) -> None:
     game, cast, client = room
     client.post(control(game, "events/riddle/"), {"text": "钟声响起的地方", "reason": "每日谜题"})
-    assert public_frames(cast["乙"], "riddle")[0]["riddle"] == "钟声响起的地方"
+    assert cast["乙"].heard("riddle", stream="public")[0]["riddle"] == "钟声响起的地方"
     place = state_of(game).characters[ADAI].place
     response = cast["甲"].act("whisper", target="阿呆", text=place)
     assert response.status_code == 200, response.content
@@ -123,8 +110,7 @@ def test_百鬼夜行_revives_the_rows_and_sends_back_those_who_kill_nobody(at_n
     game = empty_royale_game("256", ("甲", "乙", "丙", "丁", "戊"))
     night_one(game)
     cast = players(game)
-    for player in cast.values():
-        assert player.act("spawn", place="监狱").status_code == 200
+    spawn(cast, "监狱")
     ids = {name: p.id for name, p in cast.items()}
     out = (("乙", CAUSE_ATTACK, 1), ("丙", CAUSE_BLEEDING, 2), ("丁", CAUSE_DROWNED, 0))
 
@@ -145,7 +131,7 @@ def test_百鬼夜行_revives_the_rows_and_sends_back_those_who_kill_nobody(at_n
         )
     at_night_one.move_to(bj(2, 0, 1))
     game_services.transitions_run_due(now=bj(2, 0, 1))  # day 2: two of five alive
-    assert public_frames(cast["甲"], "night_parade")
+    assert cast["甲"].heard("night_parade", stream="public")
     rows = {c.name: c for c in Character.objects.filter(game=game)}
     assert rows["乙"].status == rows["丙"].status == CharacterStatus.ALIVE
     assert rows["丁"].status == CharacterStatus.ELIMINATED  # the drowned cannot return

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from games import services as game_services
 from games.models import Game
@@ -16,7 +15,17 @@ from royale import services
 from royale.engine import get_ruleset
 from royale.services import royale_replay
 from tests.conftest import bj
-from tests.royale.conftest import Player, night_one, players, royale_game, state_of
+from tests.royale.conftest import (
+    Player,
+    admin_client,
+    control,
+    night_one,
+    players,
+    refused,
+    royale_game,
+    spawn,
+    state_of,
+)
 
 EMPTY_252 = {p.selector: 0 for p in get_ruleset("kimetsu_252").placement}
 
@@ -28,11 +37,6 @@ def purse(game: Game, name: str) -> int:
     return sum(rs.kinds[state.items[i].kind].value for i in me.held)
 
 
-def refused(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.content
-    assert response.json()["code"] == code
-
-
 @pytest.fixture
 def castle_day(director: Any, at_night_one: Any) -> tuple[Game, dict[str, Player], Any, Any]:
     """[252] day 2: 甲 乙 丙 spent night 1 in 无限城; the director handed out 4円, 2円+1円, 2円
@@ -41,8 +45,7 @@ def castle_day(director: Any, at_night_one: Any) -> tuple[Game, dict[str, Player
     game.directors.add(director)
     night_one(game)
     cast = players(game)
-    for player in cast.values():
-        assert player.act("spawn", place="无限城").status_code == 200
+    spawn(cast, "无限城")
     at_night_one.move_to(bj(2, 12, 0))
     game_services.transitions_run_due(now=bj(2, 12, 0))  # night 1 closes, day 2 opens
     for name, notes in (("甲", ("4円",)), ("乙", ("2円", "1円")), ("丙", ("2円",))):
@@ -95,10 +98,7 @@ def test_buy_bid_close_and_refund_through_http(castle_day: Any) -> None:
     assert len(compass) == 1
     assert (purse(game, "甲"), purse(game, "乙"), purse(game, "丙")) == (1, 1, 2)
     assert state.flags["market"]["lots"] == []
-    results = {
-        name: [f["payload"] for f in cast[name].events() if f["kind"] == "auction_result"]
-        for name in cast
-    }
+    results = {name: cast[name].heard("auction_result") for name in cast}
     assert [(r["won"], r["amount"]) for r in results["乙"]] == [(True, 2)]
     assert [(r["won"], r["amount"]) for r in results["丙"]] == [(False, 2)]
     assert [(r["won"], r["amount"]) for r in results["甲"]] == [(False, 1)]
@@ -122,7 +122,7 @@ def test_another_player_never_sees_a_bid(castle_day: Any) -> None:
     assert "amount" not in text
     assert "乙" not in text  # ... the bidders and the buyer are not
     assert "甲" not in text
-    mine = [f["payload"]["amount"] for f in cast["乙"].events() if f["kind"] == "bid_placed"]
+    mine = [bid["amount"] for bid in cast["乙"].heard("bid_placed")]
     assert mine == [2]  # 乙 hears of its own bid only, never of 甲's 3
 
 
@@ -164,15 +164,16 @@ def test_the_control_room_shows_every_bid_and_answers_an_exchange(castle_day: An
         game=game, director=director, character=cast["丙"].id, kind="tool:2円", reason="发薪"
     )
     assert cast["丙"].act("exchange_request").status_code == 200
-    client = Client()
-    client.force_login(director)
-    page = client.get(f"/admin/royale/royalegame/{game.pk}/control/").content.decode()
+    client = admin_client(director)
+    page = client.get(control(game)).content.decode()
     card = re.search(r'<section class="ctl-card ctl-market" id="market">.*?</section>', page, re.S)
     assert card is not None
     assert "乙 2円" in card.group(0)
     assert "丙：【2円】、【2円】（4円）" in card.group(0)
-    url = f"/admin/royale/royalegame/{game.pk}/control/market/exchange_answer/"
-    answer = client.post(url, {"character": cast["丙"].id, "approve": "on", "reason": "兑换"})
+    answer = client.post(
+        control(game, "market/exchange_answer/"),
+        {"character": cast["丙"].id, "approve": "on", "reason": "兑换"},
+    )
     assert answer.status_code == 302
     state = state_of(game)
     assert [state.items[i].kind for i in state.characters[cast["丙"].id].held] == ["tool:4円"]
@@ -193,15 +194,14 @@ def test_the_director_uses_a_supply_for_a_character_and_lists_a_lot(castle_day: 
         reason="交易所得",
     )
     salve = state_of(game).characters[cast["丙"].id].pack[-1]
-    client = Client()
-    client.force_login(director)
-    base = f"/admin/royale/royalegame/{game.pk}/control/market"
+    client = admin_client(director)
+    base = control(game, "market")
     refused_form = client.post(f"{base}/use_for/", {"item": salve})  # no reason: nothing done
     assert refused_form.status_code == 302
     assert state_of(game).characters[cast["丙"].id].hp == 50
     assert client.post(f"{base}/use_for/", {"item": salve, "reason": "夜前使用"}).status_code == 302
     assert state_of(game).characters[cast["丙"].id].hp == 100
-    [used] = [f["payload"] for f in cast["丙"].events() if f["kind"] == "director_used"]
+    [used] = cast["丙"].heard("director_used")
     assert used["after"]["hp"] == 100
     assert (
         client.post(f"{base}/list_lot/", {"selector": "recon:罗针盘", "reason": "上货"}).status_code

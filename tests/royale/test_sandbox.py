@@ -14,15 +14,9 @@ from games.models import Character, Event, Game, GameStatus
 from royale import services
 from royale.models import RoyaleGame
 from tests.conftest import api_login, make_game
-from tests.royale.conftest import royale_game, state_edit, state_of
+from tests.royale.conftest import admin_client, royale_game, state_edit, state_of
 
 pytestmark = pytest.mark.django_db
-
-
-def admin(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
 
 
 def url(game: Game, suffix: str) -> str:
@@ -38,7 +32,7 @@ def held_kinds(game: Game, name: str) -> list[str]:
 def test_a_game_without_state_is_dealt_from_the_setup_page(director: Any) -> None:
     game = make_game("256", characters=("甲", "乙"))
     game.directors.add(director)
-    client = admin(director)
+    client = admin_client(director)
     page = client.get(url(game, "control/"))
     assert page.status_code == 302
     assert page["Location"].endswith(url(game, "setup/"))
@@ -62,7 +56,7 @@ def test_the_test_match_copies_the_cast_and_carries_the_megaphone_into_the_real_
 ) -> None:
     real = royale_game("256", ("甲", "乙", "丙"))
     real.directors.add(director)
-    client = admin(director)
+    client = admin_client(director)
     before = state_of(real)
 
     page = client.post(url(real, "test-match/"), {"reason": "4月3日测试赛"})
@@ -112,7 +106,7 @@ def test_the_test_match_copies_the_cast_and_carries_the_megaphone_into_the_real_
 def test_the_252_prize_goes_to_the_leader_of_the_power_ranking(director: Any) -> None:
     real = royale_game("252", ("甲", "乙"), ruleset="kimetsu_252")
     real.directors.add(director)
-    client = admin(director)
+    client = admin_client(director)
     client.post(url(real, "test-match/"), {"reason": "测试赛"})
     copy = Game.objects.get(number="252测1")
     ids = dict(copy.characters.values_list("name", "pk"))
@@ -131,12 +125,11 @@ def test_a_test_match_needs_a_reason_and_a_director_of_the_game(
 ) -> None:
     real = royale_game("256", ("甲",))
     real.directors.add(director)
-    client = admin(director)
+    client = admin_client(director)
     client.post(url(real, "test-match/"), {"reason": " "})
     assert not Game.objects.filter(number="256测1").exists()
     stranger = django_user_model.objects.create_user(username="x", password="p", is_staff=True)
-    other = Client()
-    other.force_login(stranger)
+    other = admin_client(stranger)
     # Not one of the game's directors: the game looks like one that does not exist.
     assert other.post(url(real, "test-match/"), {"reason": "r"}).status_code == 404
     assert not Game.objects.filter(number="256测1").exists()

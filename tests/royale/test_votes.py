@@ -8,18 +8,21 @@ from typing import Any
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from django.test import Client
 
 from games import services as game_services
 from games.models import Game
 from tests.conftest import bj
 from tests.royale.conftest import (
     Player,
+    admin_client,
+    control,
     empty_royale_game,
     give,
     night_one,
     players,
+    refused,
     set_character,
+    spawn,
     state_of,
 )
 from tests.royale.test_live import Recorder
@@ -29,8 +32,7 @@ def to_day_two(game: Game, clock: Any) -> dict[str, Player]:
     """Night 1: everyone spawns at 监狱 and 甲 holds a 金块 (白天票数+5) at its end; then day 2."""
     night_one(game)
     cast = players(game)
-    for player in cast.values():
-        assert player.act("spawn", place="监狱").status_code == 200
+    spawn(cast, "监狱")
     give(game, "甲", "tool:金块")
     clock.move_to(bj(2, 12, 0))
     game_services.transitions_run_due(now=bj(2, 12, 0))  # night 1 closes, day 2 opens
@@ -45,11 +47,6 @@ def close_the_day(clock: Any) -> None:
 def ballots(game: Game) -> Any:
     votes = state_of(game).flags.get("votes")
     return votes["log"] if votes else []
-
-
-def refused(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.content
-    assert response.json()["code"] == code
 
 
 def vote_box(player: Player) -> str:
@@ -154,9 +151,7 @@ def test_the_control_room_shows_the_live_tally_and_the_power_ranking(
     game.directors.add(director)
     for voter, target in (("乙", "丁"), ("丙", "丁"), ("丁", "戊"), ("戊", "戊")):
         assert cast[voter].act("vote", target=target).status_code == 200
-    client = Client()
-    client.force_login(director)
-    page = client.get(f"/admin/royale/royalegame/{game.pk}/control/state/")
+    page = admin_client(director).get(control(game, "state/"))
     assert page.status_code == 200
     html = page.content.decode()
     votes = re.search(r'<section class="ctl-card ctl-votes".*?</section>', html, re.S)

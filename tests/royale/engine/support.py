@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import datetime
 from typing import Any
 
-from royale.engine import apply_action, day_open, get_ruleset, new_game, night_open
+import pytest
+
+from royale.engine import apply_action, day_open, get_ruleset, new_game, night_close, night_open
 from royale.engine.actions import Action
 from royale.engine.draft import open_draft
+from royale.engine.events import event_choose
 from royale.engine.state import GameState
 
 I256 = "islington_256"
@@ -42,6 +46,28 @@ def edit(state: GameState, *cids: int, **fields: Any) -> GameState:
     return d.finish()
 
 
+def set_game(state: GameState, **fields: Any) -> GameState:
+    """Set game fields directly (``day``, ``phase``, ``shrink_tonight`` ...): test setup."""
+    d = open_draft(state, rng())
+    for k, v in fields.items():
+        setattr(d, k, v)
+    return d.finish()
+
+
+def set_flags(state: GameState, **flags: Any) -> GameState:
+    """Set game flags directly (as an event or the day's close would have): test setup."""
+    d = open_draft(state, rng())
+    d.wflags().update(flags)
+    return d.finish()
+
+
+def dead(state: GameState, cid: int, cause: str, step: int | None = None) -> GameState:
+    """Test setup: ``cid`` died (its Death recorded with ``step``, by default the next one)."""
+    d = open_draft(state, rng())
+    d.kill(cid, cause, d.next_step() if step is None else step)
+    return d.finish()
+
+
 def give(
     state: GameState, cid: int, kind: str, *, hand: bool = False, uses: int | None = None
 ) -> tuple[GameState, int]:
@@ -72,6 +98,38 @@ def act(
     return apply_action(state, action, rng(seed), now)
 
 
+def refused(
+    state: GameState, action: Action, error: type[Exception], now: float | datetime = T0
+) -> None:
+    """The rules refuse with ``error``, and the state they were given is untouched."""
+    before = json.dumps(state.to_json(), sort_keys=True)
+    with pytest.raises(error):
+        act(state, action, now)
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+def next_day(state: GameState, pick: str | None = None, seed: int = 0) -> tuple[GameState, list]:
+    """The night closes and the next day opens, with the director's pick if given."""
+    if pick is not None:
+        state, _ = event_choose(state, pick, [], rng(seed))
+    state, closing = night_close(state, rng(seed))
+    state, opening = day_open(state, rng(seed))
+    return state, closing + opening
+
+
+def safe_places(state: GameState) -> list[str]:
+    """Ordinary places not vanishing tonight (neither the safe zone nor 无限城)."""
+    rs = get_ruleset(state.ruleset)
+    special = {rs.safe_zone, rs.final_place, *(z.place for z in rs.special_zones)}
+    return [p for p in state.places_on_map() if p not in state.shrink_tonight and p not in special]
+
+
+def keep_safe(state: GameState, *cids: int) -> GameState:
+    """Test setup: the living ``cids`` stand where tonight's shrink cannot take them."""
+    alive = [c for c in cids if state.characters[c].alive]
+    return edit(state, *alive, place=safe_places(state)[0]) if alive else state
+
+
 def found_character(
     state: GameState, actor: int, target: int, now: float = T0
 ) -> tuple[GameState, str]:
@@ -90,5 +148,22 @@ def kinds_of(state: GameState, iids: list[int]) -> list[str]:
     return [state.items[i].kind for i in iids]
 
 
+def holding(state: GameState, cid: int) -> list[str]:
+    return kinds_of(state, state.characters[cid].held)
+
+
 def of(events: list[Any], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
+
+
+def public(events: list[Any], kind: str) -> list[dict[str, Any]]:
+    return [e.payload for e in events if e.kind == kind and e.audience.kind == "public"]
+
+
+def heard(events: list[Any], cid: int, kind: str) -> list[dict[str, Any]]:
+    """What ``cid`` alone was told."""
+    return [
+        e.payload
+        for e in events
+        if e.kind == kind and e.audience.kind == "character" and e.audience.character == cid
+    ]

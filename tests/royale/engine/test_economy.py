@@ -71,9 +71,9 @@ from royale.engine.errors import (
 )
 from royale.engine.invariants import problems
 from royale.engine.items import Gps
-from royale.engine.state import DAY, GameState
+from royale.engine.state import CAUSE_ATTACK, CAUSE_RED_CARD, DAY, LATE, NIGHT, GameState
 
-from .support import I256, K252, act, give, of, put, rng
+from .support import I256, K252, act, dead, edit, give, of, put, refused, rng, set_game
 
 BEIJING = ZoneInfo("Asia/Shanghai")
 
@@ -93,11 +93,7 @@ def day_game(ruleset: str = I256, n: int = 3, *, day: int = 3, where: str = "监
         rng(),
         placement={p.selector: 0 for p in rs.placement},
     )
-    d = open_draft(state, rng())
-    d.day, d.phase = day, DAY
-    for cid in range(1, n + 1):
-        d.wc(cid).place = where
-    return d.finish()
+    return edit(set_game(state, day=day, phase=DAY), *range(1, n + 1), place=where)
 
 
 def money(state: GameState, cid: int, *notes: str) -> tuple[GameState, list[int]]:
@@ -133,14 +129,6 @@ def names(state: GameState, iids: list[int]) -> list[str]:
 def sound(state: GameState) -> GameState:
     assert problems(state, cap_items=False) == []
     return state
-
-
-def refused(state: GameState, action, error, now=None) -> None:
-    """The rules refuse: the expected code, and the input state is untouched."""
-    before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(error):
-        act(state, action, *(() if now is None else (now,)))
-    assert json.dumps(state.to_json(), sort_keys=True) == before
 
 
 def lots(state: GameState) -> list[dict]:
@@ -247,9 +235,7 @@ def test_the_256_shop_opens_on_day_3():
     state = day_game(day=2)
     state, _ = money(state, 1, "2$")
     refused(state, ShopBuy(1, "upgrader:卷轴"), MarketNotOpen)
-    d = open_draft(state, rng())
-    d.day = 3
-    after, _ = act(d.finish(), ShopBuy(1, "upgrader:卷轴"))
+    after, _ = act(set_game(state, day=3), ShopBuy(1, "upgrader:卷轴"))
     assert purse(after, 1) == 0
 
 
@@ -257,19 +243,14 @@ def test_the_shop_sells_only_its_wares_and_only_by_day():
     state = day_game()
     state, _ = money(state, 1, "4$")
     refused(state, ShopBuy(1, "supply:[HP60]甘草糖"), UnknownWare)  # not on 256's list
-    d = open_draft(state, rng())
-    d.phase = "night"
-    refused(d.finish(), ShopBuy(1, "upgrader:卷轴"), WrongPhase)
+    refused(set_game(state, phase=NIGHT), ShopBuy(1, "upgrader:卷轴"), WrongPhase)
 
 
 def test_bought_names_are_those_out_of_play_and_sell_out_while_all_are_in_play():
     rs = get_ruleset(I256)
     assert len(rs.tier_names[("weapon", "green")]) == 60  # 共60件
     state, _ = new_game(I256, [(1, "甲")], rng())  # the default placement deals all 60 greens
-    d = open_draft(state, rng())
-    d.day, d.phase = 3, DAY
-    state = d.finish()
-    state, _ = money(state, 1, "1$")
+    state, _ = money(set_game(state, day=3, phase=DAY), 1, "1$")
     refused(state, ShopBuy(1, "weapon:green"), SoldOut)
     # 小刀 vanishes with a shrunk place: it is out of play, so the shop can sell one again.
     d = open_draft(state, rng())
@@ -345,20 +326,14 @@ def test_a_gps_or_phone_sold_today_is_tomorrows_lot_a_bomb_only_from_day_6():
 
 def night_with_shrink(ruleset: str, day: int, place: str) -> GameState:
     state = day_game(ruleset, n=3, day=day, where="墓地" if ruleset == I256 else "蝶屋")
-    d = open_draft(state, rng())
-    d.phase = "late"
-    d.shrink_tonight = (place,)
-    return d.finish()
+    return set_game(state, phase=LATE, shrink_tonight=(place,))
 
 
 def test_what_vanishes_with_a_shrunk_place_is_held_for_the_auction():
     state = night_with_shrink(I256, 4, "监狱")
     state, gps = put(state, "监狱", "recon:GPS")
     state, scope = put(state, "监狱", "recon:望远镜")
-    d = open_draft(state, rng())
-    d.wc(2).place = "监狱"
-    state = d.finish()
-    state, phone = give(state, 2, "tool:电话")
+    state, phone = give(edit(state, 2, place="监狱"), 2, "tool:电话")
     after, events = night_close(state, rng())
     assert not after.characters[2].alive
     assert sorted(x["item"] for x in lots(after)) == sorted([gps, phone])
@@ -386,9 +361,7 @@ def test_bombs_of_a_shrink_are_auctioned_only_from_day_6():
 
 def auction_day(*bidders_notes: tuple[int, tuple[str, ...]], day: int = 5) -> tuple[GameState, int]:
     """Day ``day`` with a GPS lot open and the given notes handed out."""
-    state = day_game(day=day, n=4)
-    d = open_draft(state, rng())
-    state, _ = list_lot(d.finish(), "recon:GPS", rng())
+    state, _ = list_lot(day_game(day=day, n=4), "recon:GPS", rng())
     for cid, notes in bidders_notes:
         state, _ = money(state, cid, *notes)
     return state, lots(state)[0]["id"]
@@ -460,10 +433,7 @@ def test_a_bidder_dead_before_the_close_loses_nothing_to_the_house():
     state, lot = auction_day((1, ("2$",)), (2, ("1$",)))
     state, _ = act(state, Bid(1, lot, 2))
     state, _ = act(state, Bid(2, lot, 1))
-    d = open_draft(state, rng())
-    d.kill(1, "红牌", d.next_step())
-    state = d.finish()
-    after, _ = day_close(state, rng())
+    after, _ = day_close(dead(state, 1, CAUSE_RED_CARD), rng())
     assert purse(after, 2) == 0
     assert len(after.characters[2].pack) == 1  # the GPS
     assert names(after, after.places["监狱"].items) == ["2$"]  # dropped where 1 stood
@@ -519,10 +489,7 @@ def test_an_item_held_by_the_house_cannot_be_taken_and_gps_finds_no_place_for_it
     gps = lots(state)[0]["item"]
     with pytest.raises(HeldByMarket):
         take(state, gps, rng())
-    d = open_draft(state, rng())
-    d.phase = "night"
-    state = d.finish()
-    state, other = give(state, 1, "recon:GPS", hand=True)
+    state, other = give(set_game(state, phase=NIGHT), 1, "recon:GPS", hand=True)
     _, events = act(state, Gps(1, other, "recon:GPS"))
     assert of(events, "gps_result")[0].payload["places"] == ["监狱"]  # its own, not the lot's
     found = of(events, "gps")[0].payload["found"]
@@ -715,10 +682,7 @@ def test_a_gift_may_take_the_receiver_past_six_items():
 def test_gifting_to_the_dead_or_an_npc_or_what_one_does_not_hold_is_refused():
     state = day_game()
     state, jelly = give(state, 1, "supply:[HP100]蜂王浆")
-    d = open_draft(state, rng())
-    d.kill(2, "攻击", d.next_step())
-    d.wc(3).npc = True
-    state = d.finish()
+    state = edit(dead(state, 2, CAUSE_ATTACK), 3, npc=True)
     refused(state, Gift(1, 2, (jelly,)), TargetGone)
     refused(state, Gift(1, 3, (jelly,)), InvalidTarget)
     refused(state, Gift(1, 1, (jelly,)), InvalidTarget)
@@ -772,10 +736,7 @@ def test_either_side_may_cancel_and_open_offers_expire_at_the_close():
 
 
 def test_the_director_uses_an_hp_supply_from_a_full_backpack_before_the_bleeding():
-    state = day_game()
-    d = open_draft(state, rng())
-    d.wc(1).hp, d.wc(1).bleeding = 5, 10
-    state = d.finish()
+    state = edit(day_game(), 1, hp=5, bleeding=10)
     for _ in range(6):
         state, _ = give(state, 1, "supply:[HP10]草药")
     state, candy = give(state, 1, "supply:[HP60]甘草糖")  # 7th item, from a trade
@@ -911,9 +872,8 @@ def _step(state: GameState, op: int, cid: int, n: int):
         return exchange(state, cid, (), rng(n))
     if op == 5:
         after, events = day_close(state, rng(n))
-        d = open_draft(after, rng())
-        d.day, d.phase = d.day + 1, DAY  # the economy is a day affair: skip the night
-        return d.finish(), events
+        # the economy is a day affair: skip the night
+        return set_game(after, day=after.day + 1, phase=DAY), events
     return list_lot(state, ("recon:GPS", "tool:电话", "trap:炸弹")[n % 3], rng(n))
 
 

@@ -56,13 +56,22 @@ from .support import (
     I256,
     K252,
     act,
+    dead,
     edit,
     empty_game,
     found_character,
     give,
+    heard,
+    holding,
+    keep_safe,
+    next_day,
     of,
+    public,
     put,
     rng,
+    safe_places,
+    set_flags,
+    set_game,
     vanished,
 )
 
@@ -70,13 +79,6 @@ ADAI, ABEN = -1001, -1002
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def on_day(state: GameState, day: int) -> GameState:
-    """Test setup: the game is on ``day`` (its night open)."""
-    d = open_draft(state, rng())
-    d.day = day
-    return d.finish()
 
 
 def today(state: GameState, *keys: str) -> GameState:
@@ -96,58 +98,18 @@ def quiet(state: GameState) -> GameState:
     return d.finish()
 
 
-def next_day(state: GameState, pick: str | None = None, seed: int = 0) -> tuple[GameState, list]:
-    """The night closes and the next day opens, with the director's pick if given."""
-    if pick is not None:
-        state, _ = event_choose(state, pick, [], rng(seed))
-    state, closing = night_close(state, rng(seed))
-    state, opening = day_open(state, rng(seed))
-    return state, closing + opening
+def villain_today(state: GameState, cid: int) -> GameState:
+    """Test setup: 恶棍 is today's event and ``cid`` the villain."""
+    state = today(state, "villain")
+    return set_flags(state, villain={"day": state.day, "character": cid, "holders": [cid]})
 
 
 def night(state: GameState) -> GameState:
     return night_open(state, rng())[0]
 
 
-def public(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [e.payload for e in events if e.kind == kind and e.audience.kind == "public"]
-
-
-def heard(events: list[Any], cid: int, kind: str) -> list[dict[str, Any]]:
-    return [
-        e.payload
-        for e in events
-        if e.kind == kind and e.audience.kind == "character" and e.audience.character == cid
-    ]
-
-
 def keys_today(state: GameState) -> list[str]:
     return [s.key for s in todays_events(state)]
-
-
-def dead(state: GameState, cid: int, cause: str, step: int) -> GameState:
-    """Test setup: ``cid`` died earlier (its Death recorded with ``step``)."""
-    d = open_draft(state, rng())
-    d.kill(cid, cause, step)
-    return d.finish()
-
-
-def safe_places(state: GameState) -> list[str]:
-    """Ordinary places not vanishing tonight (neither the safe zone nor 无限城)."""
-    rs = get_ruleset(state.ruleset)
-    special = {rs.safe_zone, rs.final_place, *(z.place for z in rs.special_zones)}
-    return [p for p in state.places_on_map() if p not in state.shrink_tonight and p not in special]
-
-
-def keep_safe(state: GameState, *cids: int) -> GameState:
-    """Test setup: the living ``cids`` stand where tonight's shrink cannot take them."""
-    alive = [c for c in cids if state.characters[c].alive]
-    return edit(state, *alive, place=safe_places(state)[0]) if alive else state
-
-
-def holding(state: GameState, cid: int) -> list[str]:
-    c = state.characters[cid]
-    return [state.items[i].kind for i in c.held]
 
 
 # --- data ----------------------------------------------------------------------------------------
@@ -250,10 +212,10 @@ def test_256_day_1_is_阿呆和阿笨_and_day_3_is_战利品_whatever_the_seed()
 @pytest.mark.parametrize("ruleset", [I256, K252])
 def test_狂风暴雨_is_never_drawn_before_day_6(ruleset: str) -> None:
     state = quiet(empty_game(ruleset, n=3, where="钟楼" if ruleset == I256 else "蝶屋"))
-    assert "storm" not in [s.key for s in allowed_events(on_day(state, 4))]  # for day 5
-    assert "storm" in [s.key for s in allowed_events(on_day(state, 5))]  # for day 6
+    assert "storm" not in [s.key for s in allowed_events(set_game(state, day=4))]  # for day 5
+    assert "storm" in [s.key for s in allowed_events(set_game(state, day=5))]  # for day 6
     with pytest.raises(EventNotAllowed):
-        event_choose(on_day(state, 4), "storm", [], rng())
+        event_choose(set_game(state, day=4), "storm", [], rng())
 
 
 @pytest.mark.parametrize("ruleset", [I256, K252])
@@ -308,7 +270,7 @@ def test_choices_the_rules_do_not_allow_are_refused_and_change_nothing() -> None
         event_choose(state, "payday", [], rng())  # fixed on day 3, never drawn
     with pytest.raises(InvalidInput):
         event_choose(state, "erie", ["erie"], rng())
-    tomorrow_fixed = on_day(state, 2)  # day 3 is 战利品's
+    tomorrow_fixed = set_game(state, day=2)  # day 3 is 战利品's
     with pytest.raises(EventFixedDay):
         event_choose(tomorrow_fixed, "erie", [], rng())
     assert "event_plan" not in state.flags
@@ -337,11 +299,7 @@ def test_an_event_before_the_night_comes_after_the_daily_settlement() -> None:
 
 def test_an_event_after_the_night_comes_before_bleeding() -> None:
     state = empty_game(I256, n=3, where="钟楼")
-    state = today(state, "villain")
-    d = open_draft(state, rng())
-    d.wflags()["villain"] = {"day": 1, "character": 1, "holders": [1]}
-    state = d.finish()
-    state = edit(state, 2, hp=25, bleeding=10)
+    state = edit(villain_today(state, 1), 2, hp=25, bleeding=10)
     state, events = night_close(state, rng())
     # 25 − 20 (恶棍) = 5, then bleeding 10: out by 流血, so the event acted first.
     assert {x.character: x.cause for x in state.deaths} == {2: CAUSE_BLEEDING}
@@ -350,13 +308,6 @@ def test_an_event_after_the_night_comes_before_bleeding() -> None:
 
 
 # --- 臭名昭著的恶棍 / 鬼王再世 -------------------------------------------------------------------
-
-
-def villain_today(state: GameState, cid: int) -> GameState:
-    state = today(state, "villain")
-    d = open_draft(state, rng())
-    d.wflags()["villain"] = {"day": d.day, "character": cid, "holders": [cid]}
-    return d.finish()
 
 
 def test_the_villain_costs_everyone_else_at_its_place_20_hp() -> None:
@@ -457,7 +408,7 @@ def test_狂风暴雨_clears_the_ground_and_the_npcs_leave() -> None:
     state = empty_game(I256, n=2, where="监狱")
     state, knife = put(state, "监狱", "weapon:green:小刀")
     aben_item = state.characters[ABEN].pack[0]
-    state = on_day(state, 5)
+    state = set_game(state, day=5)
     state, events = next_day(state, pick="storm")
     assert state.places["监狱"].items == []
     assert state.gone[knife] == "vanished"
@@ -630,9 +581,7 @@ def test_嗡嗡特攻队_a_nest_costs_20_hp_and_comes_back_every_day() -> None:
     assert nest["text"] == f"在{nest['place']}附近发现了新的奇异巢穴！"
     struck = {1, 2} if nest["place"] == "监狱" else {3, 4}
     assert {cid for cid in (1, 2, 3, 4) if state.characters[cid].hp == 80} == struck
-    d = open_draft(state, rng())
-    d.wflags()["events_happened"] = {"bees": 1}
-    state, _ = day_open(d.finish(), rng())
+    state, _ = day_open(set_flags(state, events_happened={"bees": 1}), rng())
     assert "bees" in keys_today(state)
 
 

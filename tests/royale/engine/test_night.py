@@ -32,14 +32,7 @@ from royale.engine.state import (
     OVER,
 )
 
-from .support import I256, K252, act, edit, empty_game, give, of, put, rng
-
-
-def next_day(state):
-    state, close_events = night_close(state, rng())
-    state, open_events = day_open(state, rng())
-    return state, close_events + open_events
-
+from .support import I256, K252, act, edit, empty_game, give, next_day, of, put, rng
 
 # --- daily settlement -------------------------------------------------------------------------
 

@@ -12,8 +12,22 @@ from royale.engine.errors import NpcsAbsent
 from royale.engine.npcs import npcs_in_game, riddle_set, riddle_today
 from royale.engine.state import GameState
 
-from .support import I256, K252, act, edit, empty_game, found_character, give, of, rng
-from .test_events import heard, holding, keep_safe, next_day, public
+from .support import (
+    I256,
+    K252,
+    act,
+    edit,
+    empty_game,
+    found_character,
+    give,
+    heard,
+    holding,
+    keep_safe,
+    next_day,
+    of,
+    public,
+    rng,
+)
 
 ADAI, ABEN = -1001, -1002
 POOL = {"upgrader:书籍", "supply:[MP50]咖啡", "supply:[HP30]精油", "tool:3$"}
