@@ -162,8 +162,17 @@ CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "5"))
 BOTS_SECONDS = float(os.environ.get("BOTS_SECONDS", "8"))
+# How often the forum's threads are pulled, and how often a sync fetches every floor again to
+# notice edits (a normal sync asks only for floors after the last one stored).
+FORUM_SYNC_SECONDS = float(os.environ.get("FORUM_SYNC_SECONDS", "60"))
+FORUM_RECHECK_SECONDS = float(os.environ.get("FORUM_RECHECK_SECONDS", "900"))
 CELERY_BEAT_SCHEDULE = {
     "games-tick": {"task": "games.tasks.tick", "schedule": TICK_SECONDS},
+    "games-forum-sync": {"task": "games.tasks.forum_sync_due", "schedule": FORUM_SYNC_SECONDS},
+    # 加速/延时 requests read from the synced progress threads (and decided) as often.
+    "games-paces": {"task": "games.tasks.paces_update", "schedule": FORUM_SYNC_SECONDS},
+    # Each closed day's vote tally, published once its thread is synced past the close.
+    "games-ballots": {"task": "games.tasks.ballots_publish_due", "schedule": FORUM_SYNC_SECONDS},
     # Only games with bot characters (the demo) are touched.
     "royale-bots": {"task": "royale.tasks.bots_act", "schedule": BOTS_SECONDS},
 }

@@ -4,13 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.api import api
-from games import views
+from games import card_views, views
 
 play = [
     path("", views.login, name="play-login"),
     path("k/<str:token>/", views.login_link, name="play-link"),
     path("me/", views.play_home, name="play-home"),
     path("logout/", views.logout, name="play-logout"),
+    path("pace/", card_views.pace_request, name="play-pace"),
 ]
 
 urlpatterns = [

@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -107,7 +108,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("number", "title")
     filter_horizontal = ("directors",)
     inlines = (CharacterInline, TimetableOverrideInline)
-    readonly_fields = ("day", "phase", "seed_hash", "seq", "upcoming")
+    readonly_fields = ("day", "phase", "seed_hash", "seq", "upcoming", "forum_sync", "ballots")
     fieldsets = (
         (None, {"fields": ("kind", "ruleset", "number", "title", "status", "directors")}),
         (
@@ -125,6 +126,7 @@ class GameAdmin(admin.ModelAdmin):
             },
         ),
         (_("进程"), {"fields": ("day", "phase", "seq", "seed_hash", "seed_revealed")}),
+        (_("论坛"), {"fields": ("forum_site", "forum_sync", "ballots")}),
     )
     actions = (
         "generate_passwords",
@@ -164,6 +166,14 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description=_("下一个时间点"))
     def next_due(self, obj: Game) -> Any:
         return selectors.transition_next_due(game=obj) if obj.is_live else "—"
+
+    @admin.display(description=_("论坛同步"))
+    def forum_sync(self, obj: Game) -> str:
+        return render_to_string("admin/games/_forum_panel.html", {"game": obj})
+
+    @admin.display(description=_("投票帖统计"))
+    def ballots(self, obj: Game) -> str:
+        return render_to_string("admin/games/_ballots.html", {"game": obj})
 
     @admin.display(description=_("接下来的阶段切换"))
     def upcoming(self, obj: Game) -> str:
@@ -350,3 +360,7 @@ class AnnouncementAdmin(DirectorScoped):
 class SubstituteAdmin(DirectorScoped):
     game_path = "character__game"
     list_display = ("character", "forum_username", "since", "until")
+
+
+# The forum's pages (sync, ballots, cards) build on DirectorScoped above.
+from games import admin_ballots, admin_cards, admin_forum  # noqa: E402, F401

@@ -20,3 +20,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_groups, sender=self)
+        from games import card_services  # noqa: F401  (the day close's cards, for every kind)

@@ -40,3 +40,24 @@ class GamePaused(RuleError):
     status = 409
     message = "导演已暂停游戏，请稍候。"
     message_en = "The director has paused the game; please wait."
+
+
+class NoForumSite(RuleError):
+    code = "no_forum_site"
+    status = 409
+    message = "本局尚未设置论坛，请先在游戏设置中选择论坛。"
+    message_en = "This game has no forum set; choose one in the game's settings."
+
+
+class NoVoteThread(RuleError):
+    code = "no_vote_thread"
+    status = 404
+    message = "这一天还没有登记投票帖。"
+    message_en = "No vote thread is registered for this day."
+
+
+class TallyPublished(RuleError):
+    code = "tally_published"
+    status = 409
+    message = "这一天的投票结果已经公示；如需更正，请另发公示。"
+    message_en = "This day's vote result is already published; publish a correction instead."

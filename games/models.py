@@ -60,6 +60,9 @@ class Game(models.Model):
     seed = models.CharField(_("种子（保密）"), max_length=128, editable=False)
     seed_hash = models.CharField(_("种子 SHA-256"), max_length=64, editable=False)
     seed_revealed = models.BooleanField(_("已公开种子"), default=False)
+    forum_site = models.ForeignKey(
+        "ForumSite", null=True, blank=True, on_delete=models.PROTECT, verbose_name=_("论坛")
+    )
     # Last global sequence number and each stream's last number; both only change while the
     # row is locked, which is what keeps the log free of gaps and duplicates.
     seq = models.PositiveBigIntegerField(default=0, editable=False)
@@ -269,3 +272,324 @@ class TransitionRecord(models.Model):
 
     def __str__(self) -> str:
         return f"D{self.day} {self.kind}"
+
+
+# --- the forum: sites, each game day's threads, their posts (sync) --------------------------
+
+
+class ForumKind(models.TextChoices):
+    DISCUZ = "discuz", _("Discuz! X3.2（手机版接口）")
+    DISCOURSE = "discourse", _("Discourse")
+    PRINTABLE = "printable", _("Discuz 打印页（只读，无需登录）")
+
+
+class ForumSite(models.Model):
+    """A forum the games are played on. Managed by staff; its secrets are never shown back."""
+
+    name = models.CharField(_("名称"), max_length=100)
+    kind = models.CharField(_("论坛程序"), max_length=16, choices=ForumKind.choices)
+    base_url = models.URLField(
+        _("论坛地址"), blank=True, help_text=_("如 http://www.mistytown.cn/")
+    )
+    username = models.CharField(_("论坛账号"), max_length=64, blank=True)
+    # Stored as given: the site must send them to the forum, so a digest would not do.
+    password = models.CharField(_("论坛密码"), max_length=128, blank=True)
+    api_key = models.CharField(_("API Key"), max_length=128, blank=True)
+    api_username = models.CharField(_("API 用户名"), max_length=64, blank=True)
+    posting_enabled = models.BooleanField(_("允许向论坛回帖"), default=False)
+
+    class Meta:
+        verbose_name = _("论坛")
+        verbose_name_plural = _("论坛")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ThreadKind(models.TextChoices):
+    DISCUSSION = "discussion", _("讨论帖")
+    VOTE = "vote", _("投票帖")
+    PROGRESS = "progress", _("进程帖")
+
+
+class ForumThread(models.Model):
+    """One game day's thread of one kind, and where its sync stands."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="forum_threads", verbose_name=_("游戏")
+    )
+    day = models.PositiveIntegerField(_("第几天"))
+    kind = models.CharField(_("帖子类型"), max_length=16, choices=ThreadKind.choices)
+    external_id = models.CharField(
+        _("帖子编号"), max_length=32, help_text=_("Discuz 的 tid 或 Discourse 的 topic id")
+    )
+    last_floor = models.PositiveIntegerField(_("已同步到楼层"), default=0)
+    # When the fetch that was last stored began (not ended): a slower, older fetch that
+    # finishes later must not overwrite what a newer one stored.
+    last_synced_at = models.DateTimeField(_("上次同步"), null=True, blank=True)
+    # Edits are only seen by fetching old floors again, which a sync does now and then.
+    rechecked_at = models.DateTimeField(_("上次全帖核对"), null=True, blank=True)
+    last_error = models.TextField(_("最近错误"), blank=True)
+    failures = models.PositiveIntegerField(_("连续失败次数"), default=0)
+    retry_at = models.DateTimeField(_("下次尝试"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("论坛帖子")
+        verbose_name_plural = _("论坛帖子")
+        ordering = ["game", "day", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "day", "kind"], name="uniq_forum_thread")
+        ]
+
+    def __str__(self) -> str:
+        return f"D{self.day} {self.get_kind_display()} ({self.external_id})"
+
+
+class ForumPost(models.Model):
+    """One floor as last fetched; a later edit replaces the text (the log keeps the old one)."""
+
+    thread = models.ForeignKey(
+        ForumThread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("帖子")
+    )
+    external_id = models.CharField(_("帖子 ID"), max_length=100)
+    floor = models.PositiveIntegerField(_("楼层"))
+    author = models.CharField(_("作者"), max_length=64)
+    author_uid = models.CharField(_("作者 UID"), max_length=32, blank=True)
+    character = models.ForeignKey(
+        Character,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="forum_posts",
+        verbose_name=_("角色"),
+    )
+    by_director = models.BooleanField(_("导演发帖"), default=False)
+    anonymous = models.BooleanField(_("匿名"), default=False)
+    posted_at = models.DateTimeField(_("发帖时间"))
+    text = models.TextField(_("内容"))
+    reply_to = models.CharField(_("回复的帖子 ID"), max_length=100, blank=True)  # "" for none
+    content_hash = models.CharField(max_length=64, editable=False)
+    edited_at = models.DateTimeField(_("发现编辑"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("论坛回帖")
+        verbose_name_plural = _("论坛回帖")
+        ordering = ["thread", "floor", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["thread", "external_id"], name="uniq_forum_post")
+        ]
+        indexes = [models.Index(fields=["thread", "floor"], name="forum_post_floor")]
+
+    def __str__(self) -> str:
+        return f"#{self.floor} {self.author}"
+
+
+class DirectorForumAccount(models.Model):
+    """A forum account a game's directors post with (such as ``[061]导演B``)."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="director_accounts", verbose_name=_("游戏")
+    )
+    forum_uid = models.CharField(_("论坛 UID"), max_length=32, blank=True)
+    forum_username = models.CharField(_("论坛用户名"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("导演论坛账号")
+        verbose_name_plural = _("导演论坛账号")
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(forum_uid="", forum_username=""), name="director_account_named"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.forum_username or self.forum_uid
+
+
+# --- penalty cards (判罚) and the day's pace (加速/延时) -----------------------------------------
+
+
+class CardColor(models.TextChoices):
+    BLUE = "blue", _("蓝牌")
+    YELLOW = "yellow", _("黄牌")
+    RED = "red", _("红牌")
+
+
+class CardSource(models.TextChoices):
+    PROPOSED = "proposed", _("系统提议")
+    MANUAL = "manual", _("导演判罚")
+    ESCALATION = "escalation", _("累计升级")
+
+
+class CardStatus(models.TextChoices):
+    PROPOSED = "proposed", _("待审核")
+    CONFIRMED = "confirmed", _("已确认")
+    REJECTED = "rejected", _("已驳回")
+
+
+class Card(models.Model):
+    """A card of the ledger (判罚记录): proposed by the site or given by a director, reviewed
+    by forum staff; three confirmed blue make a yellow, three yellow a red (``merged_into``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="cards", verbose_name=_("角色")
+    )
+    color = models.CharField(_("颜色"), max_length=8, choices=CardColor.choices)
+    # A code of the ruleset's catalogue; blank for a card the ledger made (escalation).
+    reason = models.CharField(_("判罚依据"), max_length=32, blank=True)
+    note = models.TextField(_("说明"), blank=True)
+    day = models.PositiveIntegerField(_("第几天"))
+    source = models.CharField(_("来源"), max_length=16, choices=CardSource.choices)
+    status = models.CharField(_("状态"), max_length=16, choices=CardStatus.choices)
+    # What the site counted when it proposed the card (posts, votes, the run of quiet days).
+    facts = models.JSONField(_("统计"), default=dict, blank=True)
+    proposed_at = models.DateTimeField(_("提出时间"))
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("判罚导演"),
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("审核人"),
+    )
+    reviewed_at = models.DateTimeField(_("审核时间"), null=True, blank=True)
+    review_reason = models.TextField(_("审核理由"), blank=True)
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_from",
+        verbose_name=_("合并为"),
+    )
+    # What a red card did to the character (the kind's handler says), e.g. 红牌罚下 / 挂机.
+    effect = models.CharField(_("执行结果"), max_length=200, blank=True)
+    # The director's call on a red card: does the character's faction lose (判负)?
+    faction_loses = models.BooleanField(_("阵营判负"), null=True, blank=True)
+    faction_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    faction_decided_at = models.DateTimeField(null=True, blank=True)
+    faction_reason = models.TextField(_("判负理由"), blank=True)
+
+    class Meta:
+        verbose_name = _("判罚")
+        verbose_name_plural = _("判罚")
+        ordering = ["game", "day", "id"]
+        constraints = [
+            # The day's close proposes each (character, reason) once, however often it is run.
+            models.UniqueConstraint(
+                fields=["game", "character", "day", "reason"],
+                condition=models.Q(source="proposed"),
+                name="uniq_card_proposal",
+            )
+        ]
+        indexes = [models.Index(fields=["status", "proposed_at"], name="card_queue")]
+
+    def __str__(self) -> str:
+        return f"D{self.day} {self.character} {self.get_color_display()}"
+
+
+class CardReview(Card):
+    """The forum staff's review queue, across games (the cards seen from the other side)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("判罚审核")
+        verbose_name_plural = _("判罚审核")
+
+
+class PaceKind(models.TextChoices):
+    SPEED_UP = "speed_up", _("加速")
+    DELAY = "delay", _("延时")
+
+
+class SpeedRequest(models.Model):
+    """A character's 申请加速/申请延时 of one day: a progress-thread post or the portal button."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="speed_requests")
+    day = models.PositiveIntegerField(_("第几天"))
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="+", verbose_name=_("角色")
+    )
+    kind = models.CharField(_("申请"), max_length=16, choices=PaceKind.choices)
+    post = models.ForeignKey(
+        ForumPost, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("申请时间"))
+
+    class Meta:
+        verbose_name = _("加速/延时申请")
+        verbose_name_plural = _("加速/延时申请")
+        ordering = ["game", "day", "requested_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "day", "character", "kind"], name="uniq_speed_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"D{self.day} {self.character} {self.get_kind_display()}"
+
+
+class Pace(models.TextChoices):
+    NORMAL = "normal", _("正常")
+    SPED_UP = "sped_up", _("加速")
+    DELAYED = "delayed", _("延时")
+
+
+class DayPace(models.Model):
+    """A day's pace once it is not normal: granted by the requests, or set by a director."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="paces")
+    day = models.PositiveIntegerField(_("第几天"))
+    pace = models.CharField(_("进程"), max_length=16, choices=Pace.choices)
+    since = models.DateTimeField(_("生效时间"))
+    # Set by hand (061: 未出局角色减少到一定程度时，导演将自动执行加速): requests no longer
+    # change it.
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField(_("理由"), blank=True)
+
+    class Meta:
+        verbose_name = _("讨论日进程")
+        verbose_name_plural = _("讨论日进程")
+        ordering = ["game", "day"]
+        constraints = [models.UniqueConstraint(fields=["game", "day"], name="uniq_day_pace")]
+
+    def __str__(self) -> str:
+        return f"D{self.day} {self.get_pace_display()}"
+
+
+# --- ballots (投票): the names a director lets stand for a character ---------------------------
+
+
+class VoteAlias(models.Model):
+    """Another name a ballot may use for a character (a nickname, a common typo), added by a
+    director; names are otherwise matched exactly."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="vote_aliases")
+    alias = models.CharField(_("别名"), max_length=64)
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="vote_aliases", verbose_name=_("角色")
+    )
+
+    class Meta:
+        verbose_name = _("投票别名")
+        verbose_name_plural = _("投票别名")
+        ordering = ["game", "alias"]
+        constraints = [models.UniqueConstraint(fields=["game", "alias"], name="uniq_vote_alias")]
+
+    def __str__(self) -> str:
+        return f"{self.alias} → {self.character}"

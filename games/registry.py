@@ -20,6 +20,10 @@ TransitionHandler = Callable[["Game", int, datetime], Sequence[GameEvent]]
 # The character's page of a kind: (request, game, character) -> response. Without one, the
 # core's generic page (live log only) is shown.
 PortalView = Callable[[HttpRequest, "Game", "Character"], HttpResponse]
+# A confirmed red card (红牌罚下), called with the game row locked for a character still in the
+# game: applies the kind's rule and returns what it did (a short Chinese line kept on the card)
+# and the kind's events.
+RedCardHandler = Callable[["Game", "Character", datetime], tuple[str, Sequence[GameEvent]]]
 
 
 @dataclass(frozen=True)
@@ -31,9 +35,27 @@ class GameKind:
     portal: PortalView | None = None
     # The admin URL name (taking the game id) of the kind's live control room, if it has one.
     control_room: str | None = None
+    red_card: RedCardHandler | None = None
 
 
 _KINDS: dict[str, GameKind] = {}
+# The core's own work at a transition, for every kind (the day close's penalty cards): called
+# like a kind's handler but before it, so it sees the game as the transition found it; its
+# events are logged after the kind's.
+_CORE_TRANSITIONS: dict[str, list[TransitionHandler]] = {}
+
+
+def on_transition(kind: str) -> Callable[[TransitionHandler], TransitionHandler]:
+    def add(handler: TransitionHandler) -> TransitionHandler:
+        if handler not in _CORE_TRANSITIONS.setdefault(kind, []):
+            _CORE_TRANSITIONS[kind].append(handler)
+        return handler
+
+    return add
+
+
+def core_transitions(kind: str) -> list[TransitionHandler]:
+    return list(_CORE_TRANSITIONS.get(kind, ()))
 
 
 def register(kind: GameKind) -> GameKind:

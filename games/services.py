@@ -28,7 +28,7 @@ from games.models import (
     GameStatus,
     TransitionRecord,
 )
-from games.registry import kind_get
+from games.registry import core_transitions, kind_get
 
 logger = logging.getLogger(__name__)
 
@@ -351,10 +351,15 @@ def _transition_apply(
                 PUBLIC,
                 {"day": step.day, "phase": step.phase_after, "transition": step.kind},
             )
+            shared = [e for h in core_transitions(step.kind) for e in h(game, step.day, now)]
             handler = kind_get(game.kind).transitions.get(step.kind)
             extra = list(handler(game, step.day, now)) if handler else []
             events_append(
-                game=game, events=[core, *extra], now=now, director=director, reason=reason
+                game=game,
+                events=[core, *extra, *shared],
+                now=now,
+                director=director,
+                reason=reason,
             )
     except IntegrityError:
         game.refresh_from_db()
@@ -427,7 +432,14 @@ def phase_advance(*, game: Game, director: User, reason: str) -> tt.Transition:
 
 DIRECTORS_GROUP = "导演"
 FORUM_STAFF_GROUP = "论坛管理"
-_DIRECTOR_MODELS = ("game", "character", "substitute", "timetableoverride", "announcement", "event")
+_DIRECTOR_MODELS = (
+    "game", "character", "substitute", "timetableoverride", "announcement", "event",
+    "card", "speedrequest", "daypace",
+    "forumthread", "forumpost", "directorforumaccount",
+    "votealias",
+)  # fmt: skip
+# Forum staff review every game's proposed cards (the queue is a proxy of Card).
+_STAFF_MODELS = ("cardreview",)
 
 
 def groups_ensure() -> None:
@@ -439,4 +451,9 @@ def groups_ensure() -> None:
         content_type__app_label="games", content_type__model__in=_DIRECTOR_MODELS
     ).exclude(codename__in=["add_event", "change_event", "delete_event"])
     directors.permissions.set(perms)
-    Group.objects.get_or_create(name=FORUM_STAFF_GROUP)
+    staff, _ = Group.objects.get_or_create(name=FORUM_STAFF_GROUP)
+    staff.permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="games", content_type__model__in=_STAFF_MODELS
+        ).exclude(codename__startswith="delete_")
+    )

@@ -10,7 +10,7 @@ class RoyaleConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from royale import kind  # noqa: F401  (registers the game kind)
+        from royale import ballots, kind  # noqa: F401  (register the kind and its vote weights)
         from royale.engine import ruleset_keys
 
         ruleset_keys()  # load the rulesets now, not on a request

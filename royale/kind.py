@@ -22,6 +22,12 @@ def _handler(kind: str) -> TransitionHandler:
     return handle
 
 
+def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Sequence[GameEvent]]:
+    from royale.cards import royale_red_card
+
+    return royale_red_card(game, character, now)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from royale.views import player_page
 
@@ -36,5 +42,6 @@ ROYALE = register(
         portal=_portal,
         control_room="admin:royale_control",
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
+        red_card=_red_card,
     )
 )

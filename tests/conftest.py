@@ -11,6 +11,7 @@ from django.test import AsyncClient, Client
 
 from games import services
 from games.models import Character, Game
+from tests.games.forum.conftest import fake_forum  # noqa: F401  (a fixture for every package)
 
 if TYPE_CHECKING:
     from channels.testing import WebsocketCommunicator

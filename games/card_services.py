@@ -1,0 +1,608 @@
+"""Writes of the penalty cards (判罚) and of the day's pace (加速/延时).
+
+Cards: the day's close proposes them from the stored forum posts (``cards_propose``, run by
+the core for every kind); a director adds one by hand (``card_add``); forum staff confirm or
+reject proposed cards, in bulk (``cards_review``). A confirmed card enters the ledger, where
+three blue make a yellow and three yellow a red (new cards, ``source=escalation``); a red card
+sends the character off through its kind's ``red_card`` handler, and the director records
+whether its faction loses (``card_faction_decide``).
+
+Pace: 申请加速/申请延时 from the progress thread's stored posts or the portal button, granted
+when enough of the living ask before the cut-off (``pace_update``); a director may set it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games import ballots
+from games.engine import activity as act
+from games.engine.cards import (
+    COLOR_NAMES,
+    RED,
+    Entry,
+    PenaltyRules,
+    escalate,
+    penalty_rules,
+    penalty_rulesets,
+)
+from games.engine.errors import InvalidInput, NotFound, RuleError, WrongPhase
+from games.engine.events import DIRECTORS, PUBLIC, GameEvent, to_character
+from games.errors import GameNotLive
+from games.models import (
+    Card,
+    CardSource,
+    CardStatus,
+    Character,
+    CharacterStatus,
+    DayPace,
+    ForumPost,
+    ForumThread,
+    Game,
+    GameStatus,
+    Pace,
+    SpeedRequest,
+    ThreadKind,
+)
+from games.registry import kind_get, on_transition
+from games.services import events_append, game_lock, reason_required
+
+logger = logging.getLogger(__name__)
+
+
+class PaceClosed(RuleError):
+    code = "pace_closed"
+    status = 409
+    message = "已过加速/延时申请的截止时间（关门前三小时）。"
+    message_en = "Speed-up and delay requests closed three hours before the day's close."
+
+
+class NotReviewable(RuleError):
+    code = "card_not_reviewable"
+    status = 409
+    message = "这张牌已经审核过了。"
+    message_en = "This card has already been reviewed."
+
+
+class NoFactionDecision(RuleError):
+    code = "no_faction_decision"
+    status = 409
+    message = "只有已确认的红牌才需要决定阵营是否判负。"
+    message_en = "Only a confirmed red card calls for a decision on the faction."
+
+
+def rules_of(game: Game) -> PenaltyRules | None:
+    """The ruleset's penalty rules, or None for a ruleset that has none."""
+    return penalty_rules(game.ruleset) if game.ruleset in penalty_rulesets() else None
+
+
+def close_of(game: Game, day: int) -> datetime:
+    return game.timetable().due_at(day, "day_close")
+
+
+def _reason_text(rules: PenaltyRules | None, card: Card) -> str:
+    if card.source == CardSource.ESCALATION:
+        return f"累计三张{COLOR_NAMES['blue' if card.color == 'yellow' else 'yellow']}合并"
+    if rules is None:
+        return card.reason
+    try:
+        return rules.violation(card.reason).label
+    except RuleError:
+        return card.reason
+
+
+def card_facts(card: Card, rules: PenaltyRules | None) -> dict[str, object]:
+    """What every audience of a card may see: no note (a director's words may tell secrets)."""
+    return {
+        "card": card.pk,
+        "character": card.character_id,
+        "name": card.character.name,
+        "color": card.color,
+        "reason": card.reason,
+        "reason_text": _reason_text(rules, card),
+        "day": card.day,
+        "source": card.source,
+    }
+
+
+# --- activity at the day's close --------------------------------------------------------------
+
+
+def _post_counts(thread: ForumThread, before: datetime) -> dict[int, int]:
+    rows = (
+        ForumPost.objects.filter(
+            thread=thread, character__isnull=False, by_director=False, posted_at__lt=before
+        )
+        .values("character")
+        .annotate(n=Count("id"))
+    )
+    return {int(r["character"]): int(r["n"]) for r in rows}
+
+
+def voted_of(game: Game, day: int) -> frozenset[int] | None:
+    """Who voted that day, as the ballots count it (a counted ballot, a proxy vote or an
+    abstention; a malformed ballot is no vote), or None when the day has no vote thread."""
+    if not ForumThread.objects.filter(game=game, day=day, kind=ThreadKind.VOTE).exists():
+        return None
+    tally = ballots.ballot_tally(game=game, day=day)
+    return frozenset(game.characters.values_list("pk", flat=True)) - set(tally.not_voted)
+
+
+def _required(characters: Sequence[Character], day: int, today: int) -> frozenset[int]:
+    """Alive and not idle through that day: today, alive now; an earlier day, not out before
+    it ended (a death that night counts as after the day)."""
+    return frozenset(
+        c.pk
+        for c in characters
+        if not c.idle
+        and (
+            c.status == CharacterStatus.ALIVE
+            or (day < today and c.eliminated_day is not None and c.eliminated_day >= day)
+        )
+    )
+
+
+def activity_history(game: Game, upto: int) -> list[act.DayActivity]:
+    """Every discussion day up to ``upto`` that has a discussion thread, in order."""
+    threads = ForumThread.objects.filter(
+        game=game, kind=ThreadKind.DISCUSSION, day__lte=upto
+    ).order_by("day")
+    characters = list(game.characters.all())
+    rules = rules_of(game)
+    checks_votes = rules is not None and rules.activity.vote_reason is not None
+    sped = set(
+        DayPace.objects.filter(game=game, pace=Pace.SPED_UP, day__lte=upto).values_list(
+            "day", flat=True
+        )
+    )
+    history = []
+    for thread in threads:
+        close = close_of(game, thread.day)
+        history.append(
+            act.DayActivity(
+                day=thread.day,
+                sped_up=thread.day in sped,
+                required=_required(characters, thread.day, upto),
+                posts=_post_counts(thread, close),
+                voted=voted_of(game, thread.day) if checks_votes else None,
+            )
+        )
+    return history
+
+
+@on_transition("day_close")
+def cards_at_close(game: Game, day: int, now: datetime) -> list[GameEvent]:
+    """The core's day-close work for every kind: settle the day's pace, propose the cards.
+
+    A failure here is logged and reported to the directors, never allowed to hold up the
+    game's close (the savepoint undoes only this part)."""
+    if rules_of(game) is None:
+        return []
+    try:
+        with transaction.atomic():
+            events = pace_settle(game=game, day=day, now=now)
+            return events + cards_propose(game=game, day=day, now=now)
+    except Exception:
+        logger.exception("cards of game %s day %s were not proposed", game.pk, day)
+        return [GameEvent("cards_failed", DIRECTORS, {"day": day})]
+
+
+def cards_propose(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
+    """Propose the day's cards (the game locked by the caller); a proposal already made is not
+    made again, so a director may re-run it after a late sync."""
+    rules = rules_of(game)
+    if rules is None:
+        return []
+    history = activity_history(game, day)
+    if not history or history[-1].day != day:
+        return []
+    made = []
+    for p in act.proposals(rules, history):
+        card, created = Card.objects.get_or_create(
+            game=game,
+            character_id=p.character,
+            day=p.day,
+            reason=p.reason,
+            source=CardSource.PROPOSED,
+            defaults={
+                "color": p.color,
+                "status": CardStatus.PROPOSED,
+                "facts": dict(p.facts),
+                "proposed_at": now,
+            },
+        )
+        if created:
+            made.append(card)
+    if not made:
+        return []
+    payload = [{**card_facts(c, rules), "facts": c.facts} for c in made]
+    return [GameEvent("cards_proposed", DIRECTORS, {"day": day, "cards": payload})]
+
+
+def cards_propose_again(*, game: Game, day: int, director: User) -> int:
+    """The director re-runs a day's proposals (after a late sync); returns how many are new."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        events = cards_propose(game=locked, day=day, now=timezone.now())
+        events_append(game=locked, events=events, now=timezone.now(), director=director)
+    return len(events[0].payload["cards"]) if events else 0
+
+
+# --- cards by hand, review, the ledger ----------------------------------------------------------
+
+
+def card_add(
+    *,
+    game: Game,
+    director: User,
+    character: Character,
+    color: str,
+    reason: str,
+    note: str = "",
+    day: int | None = None,
+) -> Card:
+    """A director's card, with a reason from the ruleset's catalogue and a free note; it goes
+    to the staff's review queue like a proposed one. Characters already out may be carded."""
+    rules = rules_of(game)
+    if rules is None:
+        raise NotFound(f"规则集 {game.ruleset} 没有判罚规则。")
+    rules.check(reason, color)
+    if character.game_id != game.pk:
+        raise InvalidInput(character=character.pk)
+    with transaction.atomic():
+        locked = game_lock(game)
+        card = Card.objects.create(
+            game=locked,
+            character=character,
+            color=color,
+            reason=reason,
+            note=note.strip(),
+            day=day if day is not None else max(locked.day, 1),
+            source=CardSource.MANUAL,
+            status=CardStatus.PROPOSED,
+            proposed_at=timezone.now(),
+            director=director,
+        )
+        event = GameEvent("card_added", DIRECTORS, {**card_facts(card, rules), "note": card.note})
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    return card
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    reviewed: list[Card]
+    skipped: list[Card]  # already reviewed by someone else
+    made: list[Card]  # cards the ledger made by escalation
+    reds: list[Card]  # red cards that took effect
+
+
+def cards_review(
+    *, cards: Iterable[Card | int], reviewer: User, confirm: bool, reason: str
+) -> ReviewResult:
+    """Confirm or reject proposed cards (of any games), each game in one transaction. A reason
+    is required either way; a card someone else reviewed meanwhile is skipped, not changed."""
+    reason = reason_required(reason)
+    ids = [c if isinstance(c, int) else c.pk for c in cards]
+    by_game: dict[int, list[int]] = {}
+    for game_id, pk in Card.objects.filter(pk__in=ids).values_list("game_id", "pk"):
+        by_game.setdefault(game_id, []).append(pk)
+    result = ReviewResult([], [], [], [])
+    for game_id, pks in sorted(by_game.items()):
+        _review_game(game_id, pks, reviewer, confirm, reason, result)
+    return result
+
+
+def _review_game(
+    game_id: int,
+    pks: list[int],
+    reviewer: User,
+    confirm: bool,
+    reason: str,
+    result: ReviewResult,
+) -> None:
+    with transaction.atomic():
+        game = game_lock(game_id)
+        rules = rules_of(game)
+        now = timezone.now()
+        rows = list(
+            Card.objects.select_for_update()
+            .select_related("character")
+            .filter(pk__in=pks)
+            .order_by("day", "id")
+        )
+        events: list[GameEvent] = []
+        done: list[Card] = []
+        for card in rows:
+            if card.status != CardStatus.PROPOSED:
+                result.skipped.append(card)
+                continue
+            card.status = CardStatus.CONFIRMED if confirm else CardStatus.REJECTED
+            card.reviewer, card.reviewed_at, card.review_reason = reviewer, now, reason
+            card.save(update_fields=["status", "reviewer", "reviewed_at", "review_reason"])
+            done.append(card)
+            if confirm:
+                events.append(GameEvent("card", PUBLIC, card_facts(card, rules)))
+        if not done:
+            return
+        result.reviewed.extend(done)
+        summary = {"confirmed": confirm, "cards": [c.pk for c in done]}
+        events.insert(0, GameEvent("cards_reviewed", DIRECTORS, summary))
+        events_append(game=game, events=events, now=now, director=reviewer, reason=reason)
+        if confirm:
+            for character in {c.character_id: c.character for c in done}.values():
+                _ledger_settle(game, character, rules, reviewer, reason, now, result)
+
+
+def _ledger_settle(
+    game: Game,
+    character: Character,
+    rules: PenaltyRules | None,
+    reviewer: User,
+    reason: str,
+    now: datetime,
+    result: ReviewResult,
+) -> None:
+    """Merge the character's confirmed cards as the ledger requires, then apply every red card
+    not applied yet (confirmed directly or just made)."""
+    unmerged = Card.objects.filter(
+        game=game, character=character, status=CardStatus.CONFIRMED, merged_into__isnull=True
+    ).order_by("day", "id")
+    entries = [Entry(str(c.pk), c.color) for c in unmerged]
+    made: dict[str, Card] = {}
+    events: list[GameEvent] = []
+    for merge in escalate(entries):
+        sources = [made[k].pk if k in made else int(k) for k in merge.sources]
+        card = Card.objects.create(
+            game=game,
+            character=character,
+            color=merge.color,
+            reason="",
+            note="",
+            day=max(game.day, 1),
+            source=CardSource.ESCALATION,
+            status=CardStatus.CONFIRMED,
+            facts={"from": sources},
+            proposed_at=now,
+            reviewer=reviewer,
+            reviewed_at=now,
+            review_reason=reason,
+        )
+        made[merge.key] = card
+        Card.objects.filter(pk__in=sources).update(merged_into=card)
+        result.made.append(card)
+        events.append(GameEvent("card", PUBLIC, {**card_facts(card, rules), "from": sources}))
+    if events:
+        events_append(game=game, events=events, now=now, director=reviewer, reason=reason)
+    reds = Card.objects.filter(
+        game=game, character=character, status=CardStatus.CONFIRMED, color=RED, effect=""
+    ).order_by("id")
+    for red in reds:
+        _red_card_apply(game, red, reviewer, reason, now)
+        result.reds.append(red)
+
+
+def _red_card_apply(game: Game, card: Card, reviewer: User, reason: str, now: datetime) -> None:
+    """红牌罚下 through the kind's handler, once per red card; a character already out (or
+    idle) is left as it is, and a refusal by the kind is recorded, not raised: the card stands."""
+    character = Character.objects.get(pk=card.character_id)
+    handler = kind_get(game.kind).red_card
+    events: list[GameEvent] = []
+    if character.status != CharacterStatus.ALIVE or character.idle:
+        effect = "角色已出局或挂机，无需执行。"
+    elif handler is None:
+        effect = "该游戏类型没有红牌处理，请导演手动执行。"
+    else:
+        try:
+            with transaction.atomic():
+                effect, kind_events = handler(game, character, now)
+                events = list(kind_events)
+        except RuleError as exc:
+            effect = f"未执行：{exc.text}"
+    card.effect = effect[:200]
+    card.save(update_fields=["effect"])
+    events.append(
+        GameEvent("red_card_applied", DIRECTORS, {"card": card.pk, "effect": card.effect})
+    )
+    events_append(game=game, events=events, now=now, director=reviewer, reason=reason)
+
+
+def card_faction_decide(*, card: Card, director: User, loses: bool, reason: str) -> None:
+    """The director's call on a red card (判罚红牌时，导演视情况决定是否判负该玩家所在阵营),
+    recorded on the card and in the log; the kind's engine acts on it."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        game = game_lock(card.game_id)
+        fresh = Card.objects.select_for_update().select_related("character").get(pk=card.pk)
+        if fresh.color != RED or fresh.status != CardStatus.CONFIRMED:
+            raise NoFactionDecision()
+        now = timezone.now()
+        fresh.faction_loses, fresh.faction_reason = loses, reason
+        fresh.faction_decided_by, fresh.faction_decided_at = director, now
+        fresh.save(
+            update_fields=[
+                "faction_loses",
+                "faction_reason",
+                "faction_decided_by",
+                "faction_decided_at",
+            ]
+        )
+        payload = {"card": fresh.pk, "character": fresh.character_id, "loses": loses}
+        event = GameEvent("faction_decision", DIRECTORS, payload)
+        events_append(game=game, events=[event], now=now, director=director, reason=reason)
+
+
+# --- 加速 / 延时 ----------------------------------------------------------------------------------
+
+
+def _living(game: Game) -> frozenset[int]:
+    return frozenset(
+        game.characters.filter(status=CharacterStatus.ALIVE, idle=False).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def requests_collect(*, game: Game, day: int) -> int:
+    """Record the requests of the day's stored progress-thread posts (each character's first
+    post asking for a kind); returns how many are new."""
+    thread = ForumThread.objects.filter(game=game, day=day, kind=ThreadKind.PROGRESS).first()
+    if thread is None:
+        return 0
+    have = set(SpeedRequest.objects.filter(game=game, day=day).values_list("character_id", "kind"))
+    posts = ForumPost.objects.filter(
+        thread=thread, character__isnull=False, by_director=False
+    ).order_by("floor")
+    new = []
+    for post in posts:
+        kind = act.request_kind(post.text)
+        character = post.character_id
+        if kind is None or character is None or (character, kind) in have:
+            continue
+        have.add((character, kind))
+        new.append(
+            SpeedRequest(
+                game=game,
+                day=day,
+                character_id=character,
+                kind=kind,
+                post=post,
+                requested_at=post.posted_at,
+            )
+        )
+    SpeedRequest.objects.bulk_create(new, ignore_conflicts=True)
+    return len(new)
+
+
+def pace_settle(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
+    """Decide the day's pace from its requests (the game locked by the caller); a pace once
+    granted stays (a delay may still replace a speed-up), and a director's setting is final."""
+    rules = rules_of(game)
+    if rules is None:
+        return []
+    requests_collect(game=game, day=day)
+    current = DayPace.objects.filter(game=game, day=day).first()
+    if current is not None and current.director_id is not None:
+        return []
+    requests = [
+        act.PaceRequest(r.character_id, r.kind, r.requested_at)  # type: ignore[arg-type]
+        for r in SpeedRequest.objects.filter(game=game, day=day)
+    ]
+    deadline = act.cutoff(close_of(game, day), rules.pace)
+    decision = act.decide(requests, _living(game), deadline, rules.pace)
+    counts = {
+        "day": day,
+        "speed_up": len(decision.speed_up),
+        "delay": len(decision.delay),
+        "needed": decision.needed,
+        "living": decision.living,
+    }
+    before = current.pace if current is not None else Pace.NORMAL
+    upgrade = before == Pace.NORMAL or (before == Pace.SPED_UP and decision.pace == Pace.DELAYED)
+    if decision.pace == Pace.NORMAL or decision.pace == before or not upgrade:
+        return []
+    since = decision.since or now  # a granted pace always has the request that completed it
+    DayPace.objects.update_or_create(
+        game=game, day=day, defaults={"pace": decision.pace, "since": since}
+    )
+    facts = {**counts, "pace": decision.pace, "since": since.isoformat()}
+    return [
+        GameEvent("pace", PUBLIC, facts),
+        GameEvent(
+            "pace",
+            DIRECTORS,
+            {**facts, "speed_up_by": list(decision.speed_up), "delay_by": list(decision.delay)},
+        ),
+    ]
+
+
+def pace_request(*, game: Game, character: Character, kind: str, now: datetime) -> SpeedRequest:
+    """The portal button: the character asks for a speed-up or a delay of today."""
+    if kind not in (act.SPEED_UP, act.DELAY):
+        raise InvalidInput(kind=kind)
+    rules = rules_of(game)
+    if rules is None:
+        raise NotFound(f"规则集 {game.ruleset} 没有加速/延时规则。")
+    with transaction.atomic():
+        locked = game_lock(game)
+        if not locked.is_live:
+            raise GameNotLive()
+        if locked.phase != "day":
+            raise WrongPhase(phase=locked.phase, needed="day")
+        me = Character.objects.get(pk=character.pk, game=locked)
+        if me.status != CharacterStatus.ALIVE or me.idle:
+            raise InvalidInput("出局或挂机的角色不能申请加速/延时。", character=me.pk)
+        if now >= act.cutoff(close_of(locked, locked.day), rules.pace):
+            raise PaceClosed()
+        request, created = SpeedRequest.objects.get_or_create(
+            game=locked,
+            day=locked.day,
+            character=me,
+            kind=kind,
+            defaults={"requested_at": now},
+        )
+        if created:
+            mine = {"day": locked.day, "kind": kind}
+            events = [
+                GameEvent("pace_requested", to_character(me.pk), mine),
+                GameEvent("pace_requested", DIRECTORS, {**mine, "character": me.pk}),
+                *pace_settle(game=locked, day=locked.day, now=now),
+            ]
+            events_append(game=locked, events=events, now=now)
+    return request
+
+
+def pace_set(*, game: Game, day: int, pace: str, director: User, reason: str) -> None:
+    """The director sets a day's pace by hand (normal removes a granted one); final for the
+    day: requests no longer change it."""
+    reason = reason_required(reason)
+    if pace not in Pace.values:
+        raise InvalidInput(pace=pace)
+    with transaction.atomic():
+        locked = game_lock(game)
+        now = timezone.now()
+        DayPace.objects.update_or_create(
+            game=locked,
+            day=day,
+            defaults={"pace": pace, "since": now, "director": director, "reason": reason},
+        )
+        event = GameEvent("pace", PUBLIC, {"day": day, "pace": pace, "since": now.isoformat()})
+        events_append(game=locked, events=[event], now=now, director=director, reason=reason)
+
+
+def paces_update(*, now: datetime) -> int:
+    """The periodic task: today's requests of every live game by day; returns games changed."""
+    changed = 0
+    ids = Game.objects.filter(
+        status__in=[GameStatus.TEST, GameStatus.RUNNING],
+        phase="day",
+        paused=False,
+        start_date__isnull=False,
+        forum_threads__kind=ThreadKind.PROGRESS,
+    ).values_list("pk", flat=True)
+    for game_id in sorted(set(ids)):
+        with transaction.atomic():
+            game = (
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(pk=game_id, phase="day")
+                .first()
+            )
+            if (
+                game is None
+                or not ForumThread.objects.filter(
+                    Q(game=game, day=game.day, kind=ThreadKind.PROGRESS)
+                ).exists()
+            ):
+                continue
+            events = pace_settle(game=game, day=game.day, now=now)
+            if events:
+                events_append(game=game, events=events, now=now)
+                changed += 1
+    return changed

@@ -1,0 +1,248 @@
+"""判罚 over HTTP: the staff's review queue, the director's day page (activity, elevator floor,
+[061]'s extras, cards by hand) and the player's own cards and pace button."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games import card_services as cs
+from games import services
+from games.engine import dice
+from games.engine import floors as fl
+from games.models import Card, Character, ForumSite, Game, SpeedRequest
+from tests.conftest import bj
+from tests.games.test_cards import add, post, posts, staff, thread, werewolf_game  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+QUEUE = "/admin/games/cardreview/"
+
+
+def login(client: Client, user: Any, password: str) -> Client:
+    assert client.login(username=user.username, password=password)
+    return client
+
+
+@pytest.fixture
+def staff_client(staff: Any) -> Client:  # noqa: F811
+    return login(Client(), staff, "staff-pass-123")
+
+
+@pytest.fixture
+def director_client(director: Any) -> Client:
+    return login(Client(), director, "director-pass-123")
+
+
+def test_queue_shows_proposed_cards_of_every_game(director: Any, staff_client: Client) -> None:
+    a, b = werewolf_game(), werewolf_game("conan_096", "096")
+    add(a, director, "陈", "blue")
+    add(b, director, "能天使", "yellow", "2.1")
+    done = add(a, director, "阿米娅", "blue")
+    Card.objects.filter(pk=done.pk).update(status="rejected")
+    response = staff_client.get(QUEUE)
+    assert response.status_code == 302
+    assert "status__exact=proposed" in response["Location"]
+    page = staff_client.get(response["Location"]).content.decode()
+    assert "陈" in page
+    assert "能天使" in page
+    assert "阿米娅" not in page
+
+
+def test_directors_do_not_see_the_queue(director: Any, director_client: Client) -> None:
+    assert director_client.get(f"{QUEUE}?status__exact=proposed").status_code == 403
+
+
+def test_bulk_confirm_asks_for_a_reason_first(director: Any, staff_client: Client) -> None:
+    game = werewolf_game()
+    picked = [add(game, director, "陈", "blue") for _ in range(3)]
+    data = {"action": "confirm", "_selected_action": [c.pk for c in picked]}
+    form = staff_client.post(f"{QUEUE}?status__exact=proposed", data)
+    assert form.status_code == 200
+    assert "理由" in form.content.decode()
+    assert Card.objects.filter(status="proposed").count() == 3
+    done = staff_client.post(
+        f"{QUEUE}?status__exact=proposed", {**data, "confirm": "1", "reason": "属实"}
+    )
+    assert done.status_code == 302
+    assert Card.objects.filter(status="confirmed", source="manual").count() == 3
+    assert Card.objects.get(source="escalation").color == "yellow"
+
+
+def test_bulk_reject(director: Any, staff_client: Client) -> None:
+    game = werewolf_game()
+    card = add(game, director, "陈", "red")
+    data = {"action": "reject", "_selected_action": [card.pk], "confirm": "1", "reason": "误判"}
+    staff_client.post(f"{QUEUE}?status__exact=proposed", data)
+    card.refresh_from_db()
+    assert (card.status, card.review_reason) == ("rejected", "误判")
+    assert Character.objects.get(pk=card.character_id).is_alive
+
+
+def day_page(game: Game, day: int = 1) -> str:
+    return f"/admin/games/card/game/{game.pk}/day/{day}/"
+
+
+def test_director_day_page_and_a_card_by_hand(director: Any, director_client: Client) -> None:
+    game = werewolf_game()
+    game.directors.add(director)
+    posts(thread(game, 1, "discussion"), "陈", 3, bj(1, 10))
+    page = director_client.get(day_page(game)).content.decode()
+    assert "发言统计" in page
+    assert "禁止提及过去场次" in page  # the catalogue to choose from
+    chen = Character.objects.get(game=game, name="陈")
+    response = director_client.post(
+        day_page(game),
+        {
+            "add_card": "1",
+            "character": chen.pk,
+            "color": "blue",
+            "reason": "4.2",
+            "note": "提到往届",
+            "day": 1,
+        },
+    )
+    assert response.status_code == 302
+    card = Card.objects.get(game=game)
+    assert (card.character, card.reason, card.note, card.status) == (
+        chen,
+        "4.2",
+        "提到往届",
+        "proposed",
+    )
+
+
+def test_card_of_a_colour_the_rules_forbid_is_refused_on_the_page(
+    director: Any, director_client: Client
+) -> None:
+    game = werewolf_game("conan_096", "096")
+    game.directors.add(director)
+    chen = Character.objects.get(game=game, name="陈")
+    page = director_client.post(
+        day_page(game),
+        {"add_card": "1", "character": chen.pk, "color": "blue", "reason": "5.1", "day": 1},
+        follow=True,
+    ).content.decode()
+    assert "这一条违规的判罚颜色不符合规则" in page
+    assert not Card.objects.exists()
+
+
+def test_another_directors_game_is_not_found(director: Any, director_client: Client) -> None:
+    game = werewolf_game()
+    assert director_client.get(day_page(game)).status_code == 404
+
+
+def test_096_elevator_in_the_seeds_order(director: Any, director_client: Client) -> None:
+    game = werewolf_game("conan_096", "096")
+    game.directors.add(director)
+    game.forum_site = ForumSite.objects.create(
+        name="雾雨小镇", kind="discuz", base_url="http://www.mistytown.cn/"
+    )
+    game.save()
+    talk = thread(game, 2, "discussion")
+    page = director_client.get(day_page(game, 2)).content.decode()
+    rows = [fl.ElevatorRow(c.pk, c.name, c.forum_uid, "") for c in game.characters.order_by("id")]
+    expected = fl.elevator_order(rows, dice.rng(game.seed, 0, "elevator:2"), shuffle=True)
+    first = expected[0]
+    link = (
+        f"[url=http://www.mistytown.cn/forum.php?mod=viewthread&amp;tid={talk.external_id}"
+        f"&amp;authorid={first.uid}]{first.name}[/url]"
+    )
+    assert f"第2天 电梯楼（点击角色名，只看该角色当天的全部发言）\n{link}" in page
+
+
+def test_061_prize_floor_winner_last_words_and_flooding(
+    director: Any, director_client: Client
+) -> None:
+    game = werewolf_game("lin_feng_061", "061")
+    game.directors.add(director)
+    prize = fl.prize_floor(dice.rng(game.seed, 0, "floor_prize:1"), 700, 1200)
+    talk = thread(game, 1, "discussion")
+    from games.models import ForumPost
+
+    start = bj(1, 8)
+    rows = []
+    for floor in range(2, prize + 3):
+        name = "陈" if floor < 40 else ("阿米娅" if floor % 2 else "能天使")
+        rows.append(
+            ForumPost(
+                thread=talk,
+                external_id=str(floor),
+                floor=floor,
+                author=name,
+                character=Character.objects.get(game=game, name=name),
+                posted_at=start + dt.timedelta(seconds=floor),
+                text="顶" if name == "陈" else "分析一下今天的局势",
+                content_hash="-",
+            )
+        )
+    ForumPost.objects.bulk_create(rows)
+    Character.objects.filter(game=game, name="阿米娅").update(status="eliminated", eliminated_day=1)
+    page = director_client.get(day_page(game)).content.decode()
+    winner = "阿米娅" if prize % 2 else "能天使"
+    assert f"本日奖励楼层：{prize} 楼" in page
+    assert f"{prize} 楼：{winner}" in page
+    amiya = sum(1 for r in rows if r.author == "阿米娅")
+    assert f"阿米娅：当日 {amiya} 帖，遗言 {amiya // 10} 字" in page
+    assert "陈 · 连续楼层 · 38 帖 · 2–39 楼" in page
+    assert "陈 · 连续短帖 · 38 帖 · 2–39 楼" in page
+
+
+# --- the player's page ------------------------------------------------------------------------
+
+
+def player(game: Game, name: str) -> Client:
+    issued = services.character_passwords_generate(
+        game=game, director=None, characters=[Character.objects.get(game=game, name=name)]
+    )
+    client = Client()
+    response = client.post(
+        f"/api/play/{game.number}/login",
+        {"password": issued[0].secret},
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    return client
+
+
+def test_player_sees_own_cards_never_others_proposed(director: Any, staff: Any) -> None:  # noqa: F811
+    game = werewolf_game()
+    mine = add(game, director, "陈", "blue", "4.2")
+    add(game, director, "阿米娅", "yellow", "3.1")
+    rejected = add(game, director, "陈", "yellow", "3.2")
+    cs.cards_review(cards=[mine], reviewer=staff, confirm=True, reason="属实")
+    cs.cards_review(cards=[rejected], reviewer=staff, confirm=False, reason="不成立")
+    page = player(game, "陈").get(f"/play/{game.number}/me/").content.decode()
+    assert "我的判罚" in page
+    assert "蓝牌 · 马甲 4.2：禁止提及过去场次" in page
+    assert "禁止明显的发誓句式" not in page  # 阿米娅's proposed card
+    assert "禁止明显的诅咒句式" not in page  # own rejected card
+
+
+def test_player_asks_for_a_speed_up_on_the_portal() -> None:
+    game = werewolf_game("lin_feng_061", "061")
+    services.transitions_run_due(now=bj(1, 0, 1))
+    client = player(game, "陈")
+    with time_machine.travel(bj(1, 9), tick=False):
+        page = client.get(f"/play/{game.number}/me/").content.decode()
+        assert "申请加速" in page
+        response = client.post(f"/play/{game.number}/pace/", {"kind": "speed_up"})
+    assert response.status_code == 302
+    assert SpeedRequest.objects.get(game=game).character.name == "陈"
+    with time_machine.travel(bj(1, 18, 30), tick=False):
+        late = player(game, "阿米娅")
+        refused = late.post(f"/play/{game.number}/pace/", {"kind": "speed_up"}, follow=True)
+    assert "已过加速/延时申请的截止时间" in refused.content.decode()
+    assert SpeedRequest.objects.filter(game=game).count() == 1
+
+
+def test_royale_player_page_shows_the_cards() -> None:
+    from tests.royale.conftest import royale_game
+
+    game = royale_game("256", ("甲", "乙"))
+    page = player(game, "甲").get(f"/play/{game.number}/me/").content.decode()
+    assert "我的判罚" in page
