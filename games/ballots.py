@@ -13,7 +13,9 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, IntegerField, OuterRef
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.engine.ballots import (
@@ -213,8 +215,9 @@ def ballots_publish_due(*, now: datetime) -> list[tuple[int, int]]:
     closed = TransitionRecord.objects.filter(
         game=OuterRef("game"), day=OuterRef("day"), kind="day_close"
     )
-    published = Event.objects.filter(
-        game=OuterRef("game"), kind=TALLY_EVENT, payload__day=OuterRef("day")
+    # The day inside the JSON payload, as an integer: PostgreSQL compares no jsonb with an int.
+    published = Event.objects.annotate(tally_day=Cast(KT("payload__day"), IntegerField())).filter(
+        game=OuterRef("game"), kind=TALLY_EVENT, tally_day=OuterRef("day")
     )
     threads = (
         ForumThread.objects.filter(
