@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -33,6 +33,57 @@ from games.registry import kind_get
 def request_director(request: HttpRequest) -> User:
     # The admin only lets active staff in, so the user is a real account here.
     return cast("User", request.user)
+
+
+def directed_game(request: HttpRequest, game_id: int) -> Game:
+    """The game if the signed-in user directs it; otherwise 404, so another director's game looks
+    exactly like a game that does not exist."""
+    game = (
+        selectors.games_for_director(user=request_director(request))
+        .select_related("forum_site")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise Http404
+    return game
+
+
+class ReadOnly:
+    """A record the site keeps (the log, the stored posts, the cards): shown, never edited here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def action_form(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    form_class: type[forms.Form],
+    action: str,
+    title: str,
+    template: str = "admin/games/action_form.html",
+) -> forms.Form | TemplateResponse:
+    """A bulk action's intermediate page: the bound, valid form once confirmed, else the page."""
+    form = form_class(request.POST if "confirm" in request.POST else None)
+    if "confirm" in request.POST and form.is_valid():
+        return form
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "queryset": queryset,
+        "action": action,
+        "opts": model_admin.model._meta,
+    }
+    return TemplateResponse(request, template, context)
 
 
 class DirectorScoped(admin.ModelAdmin):
@@ -246,25 +297,17 @@ class GameAdmin(admin.ModelAdmin):
         title: str,
         run: Any,
     ) -> Any:
-        form = form_class(request.POST if "confirm" in request.POST else None)
-        if "confirm" in request.POST and form.is_valid():
-            for game in queryset:
-                try:
-                    message = run(game, form.cleaned_data)
-                except RuleError as exc:
-                    self.message_user(request, f"{game}: {exc.text}", messages.ERROR)
-                else:
-                    self.message_user(request, f"{game}: {message}")
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "form": form,
-            "queryset": queryset,
-            "action": action,
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "admin/games/action_form.html", context)
+        form = action_form(self, request, queryset, form_class, action, title)
+        if not isinstance(form, forms.Form):
+            return form
+        for game in queryset:
+            try:
+                message = run(game, form.cleaned_data)
+            except RuleError as exc:
+                self.message_user(request, f"{game}: {exc.text}", messages.ERROR)
+            else:
+                self.message_user(request, f"{game}: {message}")
+        return None
 
     @admin.action(description=_("手动推进到下一阶段（记录为导演干预）"))
     def advance_phase(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
@@ -303,7 +346,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(DirectorScoped):
+class EventAdmin(ReadOnly, DirectorScoped):
     list_display = (
         "seq",
         "game",
@@ -318,15 +361,6 @@ class EventAdmin(DirectorScoped):
     search_fields = ("kind", "reason")
     list_select_related = ("game", "audience_character", "actor", "director")
     ordering = ("-game", "-seq")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Announcement)

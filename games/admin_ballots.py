@@ -14,7 +14,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -22,8 +21,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import ballots, selectors
-from games.admin import DirectorScoped, request_director
+from games import ballots
+from games.admin import DirectorScoped, directed_game, request_director
 from games.engine.ballots import ABSTAIN, Tally
 from games.engine.errors import RuleError
 from games.models import Character, Game, VoteAlias
@@ -74,16 +73,10 @@ class VoteAliasAdmin(DirectorScoped):
             *super().get_urls(),
         ]
 
-    def _game(self, request: HttpRequest, game_id: int) -> Game:
-        game = get_object_or_404(Game.objects.select_related("forum_site"), pk=game_id)
-        if not selectors.game_is_directed_by(game=game, user=request_director(request)):
-            raise Http404
-        return game
-
     def tally_view(
         self, request: HttpRequest, game_id: int, day: int | None = None
     ) -> HttpResponse:
-        game = self._game(request, game_id)
+        game = directed_game(request, game_id)
         days = ballots.vote_days(game=game)
         if day is None:
             day = next((d for d in days if d <= game.day), days[-1] if days else game.day)
@@ -102,7 +95,7 @@ class VoteAliasAdmin(DirectorScoped):
         return TemplateResponse(request, "admin/games/ballots.html", context)
 
     def act_view(self, request: HttpRequest, game_id: int, day: int, op: str) -> HttpResponse:
-        game = self._game(request, game_id)
+        game = directed_game(request, game_id)
         director = request_director(request)
         try:
             if op == "post":

@@ -8,32 +8,43 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games import card_selectors, card_services, selectors
-from games.admin import DirectorScoped, ReasonForm, request_director
+from games.admin import (
+    DirectorScoped,
+    ReadOnly,
+    ReasonForm,
+    action_form,
+    directed_game,
+    request_director,
+)
 from games.engine.cards import COLOR_NAMES
 from games.engine.errors import RuleError
 from games.models import Card, CardReview, CardStatus, Game, Pace
 from games.services import FORUM_STAFF_GROUP
 
 
-def _reason_text(card: Card) -> str:
-    return str(card_services.card_facts(card, card_services.rules_of(card.game))["reason_text"])
+class CardColumns(ReadOnly, admin.ModelAdmin):
+    """What the ledger and the staff's queue share: cards are written by the services only."""
 
+    readonly_fields = tuple(f.name for f in Card._meta.fields)
 
-class CardColumns:
     @admin.display(description=_("颜色"), ordering="color")
     def colour(self, obj: Card) -> str:
         return format_html('<span class="card-{}">{}</span>', obj.color, COLOR_NAMES[obj.color])
 
     @admin.display(description=_("判罚依据"))
     def reason_text(self, obj: Card) -> str:
-        return _reason_text(obj)
+        return card_services.reason_text(obj, card_services.rules_of(obj.game))
+
+
+# The bulk actions' page lists the cards they act on.
+CARD_ACTION = "admin/games/card_action.html"
 
 
 class FactionForm(forms.Form):
@@ -72,29 +83,6 @@ class PaceForm(forms.Form):
     reason = forms.CharField(label=_("理由"))
 
 
-def _action_form(
-    model_admin: admin.ModelAdmin,
-    request: HttpRequest,
-    queryset: QuerySet[Any],
-    form_class: type[forms.Form],
-    action: str,
-    title: str,
-) -> forms.Form | TemplateResponse:
-    """A bulk action's intermediate page: the bound, valid form once confirmed, else the page."""
-    form = form_class(request.POST if "confirm" in request.POST else None)
-    if "confirm" in request.POST and form.is_valid():
-        return form
-    context = {
-        **model_admin.admin_site.each_context(request),
-        "title": title,
-        "form": form,
-        "queryset": queryset,
-        "action": action,
-        "opts": model_admin.model._meta,
-    }
-    return TemplateResponse(request, "admin/games/card_action.html", context)
-
-
 @admin.register(Card)
 class CardAdmin(CardColumns, DirectorScoped):
     """The ledger (判罚记录) of the director's games."""
@@ -114,17 +102,8 @@ class CardAdmin(CardColumns, DirectorScoped):
     list_filter = (("game", admin.RelatedOnlyFieldListFilter), "status", "color", "source")
     list_select_related = ("game", "character")
     search_fields = ("character__name", "note")
+    # Cards by hand are added on the day page, which offers the ruleset's catalogue.
     actions = ("decide_faction",)
-    readonly_fields = tuple(f.name for f in Card._meta.fields)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # by hand through the day page, which offers the ruleset's catalogue
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_decide_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
@@ -146,8 +125,8 @@ class CardAdmin(CardColumns, DirectorScoped):
     @admin.action(description=_("决定红牌角色的阵营是否判负"), permissions=["decide"])
     def decide_faction(self, request: HttpRequest, queryset: QuerySet[Card]) -> Any:
         reds = queryset.filter(color="red", status=CardStatus.CONFIRMED)
-        outcome = _action_form(
-            self, request, reds, FactionForm, "decide_faction", str(_("阵营是否判负"))
+        outcome = action_form(
+            self, request, reds, FactionForm, "decide_faction", str(_("阵营是否判负")), CARD_ACTION
         )
         if not isinstance(outcome, forms.Form):
             return outcome
@@ -164,14 +143,8 @@ class CardAdmin(CardColumns, DirectorScoped):
         self.message_user(request, _("已记录。"))
         return None
 
-    def _game(self, request: HttpRequest, game_id: int) -> Game:
-        game = selectors.game_by_id(game_id=game_id)
-        if game is None or not selectors.game_is_directed_by(game=game, user=request.user):
-            raise Http404
-        return game
-
     def day_view(self, request: HttpRequest, game_id: int, day: int) -> HttpResponse:
-        game = self._game(request, game_id)
+        game = directed_game(request, game_id)
         director = request_director(request)
         add_form = CardAddForm(game, request.POST if "add_card" in request.POST else None)
         pace_form = PaceForm(request.POST if "set_pace" in request.POST else None)
@@ -218,7 +191,7 @@ class CardAdmin(CardColumns, DirectorScoped):
 
 
 @admin.register(CardReview)
-class CardReviewAdmin(CardColumns, admin.ModelAdmin):
+class CardReviewAdmin(CardColumns):
     """The forum staff's queue: proposed cards of every game, confirmed or rejected in bulk."""
 
     list_display = (
@@ -238,16 +211,6 @@ class CardReviewAdmin(CardColumns, admin.ModelAdmin):
     search_fields = ("character__name", "game__number")
     ordering = ("proposed_at", "id")
     actions = ("confirm", "reject")
-    readonly_fields = tuple(f.name for f in Card._meta.fields)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_review_permission(self, request: HttpRequest) -> bool:
         user = request.user
@@ -279,7 +242,7 @@ class CardReviewAdmin(CardColumns, admin.ModelAdmin):
     def _review(self, request: HttpRequest, queryset: QuerySet[Card], confirm: bool) -> Any:
         action = "confirm" if confirm else "reject"
         title = str(_("确认判罚") if confirm else _("驳回判罚"))
-        outcome = _action_form(self, request, queryset, ReasonForm, action, title)
+        outcome = action_form(self, request, queryset, ReasonForm, action, title, CARD_ACTION)
         if not isinstance(outcome, forms.Form):
             return outcome
         try:

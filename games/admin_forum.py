@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import forum_services
-from games.admin import DirectorScoped
+from games.admin import DirectorScoped, ReadOnly
 from games.engine.errors import RuleError
 from games.models import DirectorForumAccount, ForumPost, ForumSite, ForumThread
 
@@ -138,19 +138,8 @@ class ForumThreadAdmin(DirectorScoped):
     list_filter = (("game", admin.RelatedOnlyFieldListFilter), "kind")
     list_select_related = ("game",)
     ordering = ("-game", "-day", "kind")
-    fields = (
-        "game",
-        "day",
-        "kind",
-        "external_id",
-        "last_synced_at",
-        "rechecked_at",
-        "last_floor",
-        "stored",
-        "failures",
-        "retry_at",
-        "last_error",
-    )
+    # Which thread it is; fixed once posts are stored from it.
+    identity = ("game", "day", "kind", "external_id")
     readonly_fields = (
         "last_synced_at",
         "rechecked_at",
@@ -160,6 +149,7 @@ class ForumThreadAdmin(DirectorScoped):
         "retry_at",
         "last_error",
     )
+    fields = (*identity, *readonly_fields)
     actions = ("sync_now", "recheck_now")
     change_form_template = "admin/games/forumthread/change_form.html"
 
@@ -169,7 +159,7 @@ class ForumThreadAdmin(DirectorScoped):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # Stored posts belong to the thread they came from: register another one instead.
         if obj is not None and obj.posts.exists():
-            return ("game", "day", "kind", "external_id", *self.readonly_fields)
+            return self.fields
         return self.readonly_fields
 
     @admin.display(description=_("已存楼数"), ordering="stored_count")
@@ -277,7 +267,7 @@ def _result_text(result: forum_services.SyncResult) -> str:
 
 
 @admin.register(ForumPost)
-class ForumPostAdmin(DirectorScoped):
+class ForumPostAdmin(ReadOnly, DirectorScoped):
     """The stored posts, as read (never changed here: the forum is the source)."""
 
     game_path = "thread__game"
@@ -302,15 +292,6 @@ class ForumPostAdmin(DirectorScoped):
     list_select_related = ("thread", "character")
     search_fields = ("author", "text")
     ordering = ("thread", "floor")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(DirectorForumAccount)

@@ -203,7 +203,8 @@ def ballot_tally_post(*, game: Game, day: int, director: User | None) -> str:
     if game.forum_site is None:
         raise NoForumSite()
     text = tally_text(game=game, tally=ballot_tally(game=game, day=day), now=timezone.now())
-    post = adapter_for(game.forum_site).reply(thread.external_id, text)
+    with adapter_for(game.forum_site) as forum:
+        post = forum.reply(thread.external_id, text)
     event = GameEvent("ballot_tally_posted", DIRECTORS, {"day": day, "post": post, "text": text})
     event_record(game=game, events=[event], director=director)
     return post

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.card_services import close_of, rules_of
+from games.card_services import close_of, reason_text, rules_of
 from games.engine import activity as act
 from games.engine import dice
 from games.engine import floors as fl
@@ -34,18 +34,6 @@ def day_pace(*, game: Game, day: int) -> DayPace | None:
     return DayPace.objects.filter(game=game, day=day).first()
 
 
-def sped_up_at(*, game: Game, day: int) -> datetime | None:
-    """When the day's speed-up took effect (for the ballots: no changes from then), or None."""
-    pace = day_pace(game=game, day=day)
-    return pace.since if pace is not None and pace.pace == Pace.SPED_UP else None
-
-
-def _reason_text(rules: PenaltyRules | None, card: Card) -> str:
-    from games.card_services import card_facts
-
-    return str(card_facts(card, rules)["reason_text"])
-
-
 @dataclass(frozen=True)
 class CardRow:
     card: Card
@@ -65,7 +53,7 @@ def cards_of_character(*, character: Character) -> list[CardRow]:
         .order_by("day", "id")
     )
     return [
-        CardRow(c, COLOR_NAMES[c.color], _reason_text(rules, c), c.status == CardStatus.PROPOSED)
+        CardRow(c, COLOR_NAMES[c.color], reason_text(c, rules), c.status == CardStatus.PROPOSED)
         for c in rows
     ]
 
@@ -148,16 +136,13 @@ def day_tools(*, game: Game, day: int) -> DayTools:
     names = {c.pk: c.name for c in characters}
     discussion = _floors(threads.get(ThreadKind.DISCUSSION))
     close = close_of(game, day) if game.start_date else None
-    counted = Counter(
-        p.character_id
-        for p in discussion
-        if p.character_id and not p.by_director and (close is None or p.posted_at < close)
-    )
-    voters = {
-        p.character_id
-        for p in _floors(threads.get(ThreadKind.VOTE))
-        if p.character_id and not p.by_director and (close is None or p.posted_at < close)
-    }
+
+    def in_time(p: ForumPost) -> bool:
+        """A character's post before the day's close."""
+        return bool(p.character_id) and not p.by_director and (close is None or p.posted_at < close)
+
+    counted = Counter(p.character_id for p in discussion if in_time(p))
+    voters = {p.character_id for p in _floors(threads.get(ThreadKind.VOTE)) if in_time(p)}
     ledger = ledger_counts(game=game)
     for c in characters:
         tools.activity.append(

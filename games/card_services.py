@@ -65,13 +65,6 @@ class PaceClosed(RuleError):
     message_en = "Speed-up and delay requests closed three hours before the day's close."
 
 
-class NotReviewable(RuleError):
-    code = "card_not_reviewable"
-    status = 409
-    message = "这张牌已经审核过了。"
-    message_en = "This card has already been reviewed."
-
-
 class NoFactionDecision(RuleError):
     code = "no_faction_decision"
     status = 409
@@ -88,7 +81,8 @@ def close_of(game: Game, day: int) -> datetime:
     return game.timetable().due_at(day, "day_close")
 
 
-def _reason_text(rules: PenaltyRules | None, card: Card) -> str:
+def reason_text(card: Card, rules: PenaltyRules | None) -> str:
+    """What the card was given for, in the catalogue's words."""
     if card.source == CardSource.ESCALATION:
         return f"累计三张{COLOR_NAMES['blue' if card.color == 'yellow' else 'yellow']}合并"
     if rules is None:
@@ -107,7 +101,7 @@ def card_facts(card: Card, rules: PenaltyRules | None) -> dict[str, object]:
         "name": card.character.name,
         "color": card.color,
         "reason": card.reason,
-        "reason_text": _reason_text(rules, card),
+        "reason_text": reason_text(card, rules),
         "day": card.day,
         "source": card.source,
     }
@@ -253,7 +247,10 @@ def card_add(
     to the staff's review queue like a proposed one. Characters already out may be carded."""
     rules = rules_of(game)
     if rules is None:
-        raise NotFound(f"规则集 {game.ruleset} 没有判罚规则。")
+        raise NotFound(
+            f"规则集 {game.ruleset} 没有判罚规则。",
+            message_en=f"The ruleset {game.ruleset} has no penalty rules.",
+        )
     rules.check(reason, color)
     if character.game_id != game.pk:
         raise InvalidInput(character=character.pk)
@@ -529,7 +526,10 @@ def pace_request(*, game: Game, character: Character, kind: str, now: datetime) 
         raise InvalidInput(kind=kind)
     rules = rules_of(game)
     if rules is None:
-        raise NotFound(f"规则集 {game.ruleset} 没有加速/延时规则。")
+        raise NotFound(
+            f"规则集 {game.ruleset} 没有加速/延时规则。",
+            message_en=f"The ruleset {game.ruleset} has no speed-up or delay rules.",
+        )
     with transaction.atomic():
         locked = game_lock(game)
         if not locked.is_live:
@@ -538,7 +538,11 @@ def pace_request(*, game: Game, character: Character, kind: str, now: datetime) 
             raise WrongPhase(phase=locked.phase, needed="day")
         me = Character.objects.get(pk=character.pk, game=locked)
         if me.status != CharacterStatus.ALIVE or me.idle:
-            raise InvalidInput("出局或挂机的角色不能申请加速/延时。", character=me.pk)
+            raise InvalidInput(
+                "出局或挂机的角色不能申请加速/延时。",
+                message_en="A character that is out or idle cannot ask for a speed-up or delay.",
+                character=me.pk,
+            )
         if now >= act.cutoff(close_of(locked, locked.day), rules.pace):
             raise PaceClosed()
         request, created = SpeedRequest.objects.get_or_create(

@@ -102,9 +102,8 @@ def forum_thread_sync(
         full or whole or found.rechecked_at is None or found.rechecked_at <= started - recheck_every
     )
     try:
-        page = adapter_for(site).fetch(
-            found.external_id, after_floor=0 if full else found.last_floor
-        )
+        with adapter_for(site) as adapter:
+            page = adapter.fetch(found.external_id, after_floor=0 if full else found.last_floor)
     except Exception as exc:
         # A bug in an adapter must back off too, not hammer the forum every minute.
         _failure_record(found, exc if isinstance(exc, RuleError) else ForumError(), started)

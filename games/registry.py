@@ -47,15 +47,14 @@ _CORE_TRANSITIONS: dict[str, list[TransitionHandler]] = {}
 
 def on_transition(kind: str) -> Callable[[TransitionHandler], TransitionHandler]:
     def add(handler: TransitionHandler) -> TransitionHandler:
-        if handler not in _CORE_TRANSITIONS.setdefault(kind, []):
-            _CORE_TRANSITIONS[kind].append(handler)
+        _CORE_TRANSITIONS.setdefault(kind, []).append(handler)
         return handler
 
     return add
 
 
-def core_transitions(kind: str) -> list[TransitionHandler]:
-    return list(_CORE_TRANSITIONS.get(kind, ()))
+def core_transitions(kind: str) -> Sequence[TransitionHandler]:
+    return _CORE_TRANSITIONS.get(kind, ())
 
 
 def register(kind: GameKind) -> GameKind:

@@ -23,7 +23,7 @@ def _handler(kind: str) -> TransitionHandler:
 
 
 def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Sequence[GameEvent]]:
-    from royale.cards import royale_red_card
+    from royale.services import royale_red_card
 
     return royale_red_card(game, character, now)
 

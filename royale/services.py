@@ -169,6 +169,26 @@ def royale_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     return events
 
 
+def royale_red_card(
+    game: Game, character: Character, now: datetime
+) -> tuple[str, Sequence[GameEvent]]:
+    """The royale's part of a confirmed red card (红牌罚下; the core's card ledger calls it with the
+    game locked): the engine's ``red_card`` step (out at once, its items dropped where it stood,
+    the public told), logged like the director's interventions so replaying the log sends the
+    character off again."""
+    if not RoyaleGame.objects.filter(pk=game.pk).exists():
+        return "游戏尚未发牌，没有可执行的状态。", []
+    payload = {"character": character.pk}
+    _, events = _run(
+        game=game,
+        op="red_card",
+        step=lambda state, rng: store.INTERVENTIONS["red_card"](state, payload, rng),
+        payload=payload,
+        rng_seq=game.seq + 1,
+    )
+    return "红牌罚下：立即出局，道具掉落在所在场所。", events
+
+
 def _morning_announcement(game: Game, auto_publish: bool, report: GameEvent) -> list[GameEvent]:
     """Draft the day's 公示 from the morning report; publish it at once if the game says so.
 

@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import AsyncClient, Client
 
 from games import services
-from games.models import Character, Game
-from tests.games.forum.conftest import fake_forum  # noqa: F401  (a fixture for every package)
+from games.models import Character, ForumSite, Game
+from tests.games.forum.fake_forum import FakeForum, running_forum
 
 if TYPE_CHECKING:
     from channels.testing import WebsocketCommunicator
@@ -53,16 +53,40 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture
-def director(django_user_model: Any) -> Any:
+def _staff_member(django_user_model: Any, username: str, group: str) -> Any:
     from django.contrib.auth.models import Group
 
     services.groups_ensure()
     user = django_user_model.objects.create_user(
-        username="daoyan", password="director-pass-123", is_staff=True
+        username=username, password=f"{username}-pass-123", is_staff=True
     )
-    user.groups.add(Group.objects.get(name=services.DIRECTORS_GROUP))
+    user.groups.add(Group.objects.get(name=group))
     return user
+
+
+@pytest.fixture
+def director(django_user_model: Any) -> Any:
+    return _staff_member(django_user_model, "daoyan", services.DIRECTORS_GROUP)
+
+
+@pytest.fixture
+def director_client(director: Any) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> Any:
+    """A forum staff member (论坛管理): reviews every game's proposed cards."""
+    return _staff_member(django_user_model, "guanli", services.FORUM_STAFF_GROUP)
+
+
+@pytest.fixture
+def fake_forum() -> Iterator[FakeForum]:
+    """A forum on loopback for this test (see ``tests/games/forum/fake_forum.py``); stopped
+    afterwards."""
+    yield from running_forum()
 
 
 def make_game(
@@ -81,6 +105,15 @@ def make_game(
         status="running",
     )
     Character.objects.bulk_create(Character(game=game, name=n) for n in characters)
+    return game
+
+
+def on_forum(game: Game, base_url: str, *, kind: str = "discuz", **site: Any) -> Game:
+    """The game played on the forum at ``base_url`` (the site 雾雨小镇)."""
+    game.forum_site = ForumSite.objects.create(
+        name="雾雨小镇", kind=kind, base_url=base_url, **site
+    )
+    game.save()
     return game
 
 

@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
-
-from games.engine.events import GameEvent
-from games.models import Character, Game
 from games.registry import GameKind, register
-
-
-def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Sequence[GameEvent]]:
-    from werewolf.cards import werewolf_red_card
-
-    return werewolf_red_card(game, character, now)
-
+from werewolf.cards import werewolf_red_card
 
 WEREWOLF = register(
     GameKind(
@@ -25,6 +14,6 @@ WEREWOLF = register(
             "arknights_099": "[099] 明日方舟",
             "conan_096": "[096] 名侦探柯南",
         },
-        red_card=_red_card,
+        red_card=werewolf_red_card,
     )
 )

@@ -260,7 +260,11 @@ def penalty_rules(ruleset: str) -> PenaltyRules:
     try:
         return _RULES[ruleset]
     except KeyError:
-        raise NotFound(f"规则集 {ruleset} 没有判罚规则。", ruleset=ruleset) from None
+        raise NotFound(
+            f"规则集 {ruleset} 没有判罚规则。",
+            message_en=f"The ruleset {ruleset} has no penalty rules.",
+            ruleset=ruleset,
+        ) from None
 
 
 def penalty_rulesets() -> list[str]:

@@ -40,6 +40,14 @@ class ForumAdapter(Protocol):
         """Post ``text`` as a reply in ``thread``; returns the new post's external id."""
         ...
 
+    def close(self) -> None:
+        """Close the adapter's connections (leaving a ``with`` block over it does this)."""
+        ...
+
+    def __enter__(self) -> ForumAdapter: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
 
 class ForumSiteConfig(Protocol):
     """What an adapter needs to know about a site (``games.models.ForumSite`` has these)."""

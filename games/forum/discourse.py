@@ -32,7 +32,10 @@ RATE_LIMIT_FALLBACK_SECONDS = 60
 
 def _topic(thread: str) -> str:
     if not thread.strip().isdigit():
-        raise ForumThreadNotFound(f"帖子编号应是数字（topic id），收到：{thread}")
+        raise ForumThreadNotFound(
+            f"帖子编号应是数字（topic id），收到：{thread}",
+            message_en=f"A topic id is a number, not {thread!r}.",
+        )
     return thread.strip()
 
 
@@ -42,7 +45,7 @@ def _errors(body: Any) -> str:
     return ""
 
 
-class DiscourseAdapter:
+class DiscourseAdapter(transport.HttpAdapter):
     def __init__(
         self,
         base_url: str,
@@ -56,7 +59,7 @@ class DiscourseAdapter:
         self.has_key = bool(api_key and api_username)
         headers = {"Api-Key": api_key, "Api-Username": api_username} if self.has_key else {}
         headers["Accept"] = "application/json"
-        self._http = transport.client(base_url, timeout=timeout, headers=headers)
+        super().__init__(base_url, timeout=timeout, headers=headers)
 
     def _get(self, path: str, **params: Any) -> Any:
         response = transport.send(self._http, "GET", path, params=params or None)

@@ -59,7 +59,10 @@ def _int(value: object, what: str) -> int:
 
 def _tid(thread: str) -> str:
     if not thread.strip().isdigit():
-        raise ForumThreadNotFound(f"帖子编号应是数字（tid），收到：{thread}")
+        raise ForumThreadNotFound(
+            f"帖子编号应是数字（tid），收到：{thread}",
+            message_en=f"A thread id (tid) is a number, not {thread!r}.",
+        )
     return thread.strip()
 
 
@@ -75,6 +78,13 @@ def _mobile_body(response: httpx.Response) -> dict[str, Any]:
     if body.get("error") == "mobile_is_closed":
         raise ForumClosed()
     return body
+
+
+def _mobile_post(
+    http: httpx.Client, params: dict[str, str], data: dict[str, str]
+) -> dict[str, Any]:
+    query = {"version": "4", **params, "charset": "utf-8"}
+    return _mobile_body(transport.send(http, "POST", API, params=query, data=data))
 
 
 def _refusal(code: str, text: str) -> ForumError:
@@ -116,7 +126,7 @@ def _post(raw: dict[str, Any]) -> ForumPost:
         raise _malformed(f"post {raw.get('pid')!r}: {error!r}") from error
 
 
-class DiscuzAdapter:
+class DiscuzAdapter(transport.HttpAdapter):
     def __init__(
         self,
         base_url: str,
@@ -133,7 +143,7 @@ class DiscuzAdapter:
         self.posting_enabled = posting_enabled
         self.ppp = ppp
         self.timeout = timeout
-        self._http = transport.client(base_url, timeout=timeout)
+        super().__init__(base_url, timeout=timeout)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -190,19 +200,10 @@ class DiscuzAdapter:
                 return self._reply_web(http, tid, text)
 
     def _reply_mobile(self, http: httpx.Client, tid: str, text: str) -> str:
-        login = _mobile_body(
-            transport.send(
-                http,
-                "POST",
-                API,
-                params={
-                    "version": "4",
-                    "module": "login",
-                    "loginsubmit": "yes",
-                    "charset": "utf-8",
-                },
-                data={"username": self.username, "password": self.password, "questionid": "0"},
-            )
+        login = _mobile_post(
+            http,
+            {"module": "login", "loginsubmit": "yes"},
+            {"username": self.username, "password": self.password, "questionid": "0"},
         )
         code, message = _message(login)
         if code != "login_succeed":
@@ -210,20 +211,10 @@ class DiscuzAdapter:
         variables = self._viewthread(http, tid, page=1, ppp=1)
         if str(variables.get("member_uid") or "0") == "0":
             raise ForumAuthFailed()
-        body = _mobile_body(
-            transport.send(
-                http,
-                "POST",
-                API,
-                params={
-                    "version": "4",
-                    "module": "sendreply",
-                    "tid": tid,
-                    "replysubmit": "yes",
-                    "charset": "utf-8",
-                },
-                data={"formhash": str(variables.get("formhash") or ""), "message": text},
-            )
+        body = _mobile_post(
+            http,
+            {"module": "sendreply", "tid": tid, "replysubmit": "yes"},
+            {"formhash": str(variables.get("formhash") or ""), "message": text},
         )
         code, message = _message(body)
         pid = str((body.get("Variables") or {}).get("pid") or "")

@@ -232,15 +232,18 @@ def _beijing(found: re.Match[str]) -> dt.datetime | None:
         return None
 
 
-class PrintableAdapter:
+class PrintableAdapter(transport.HttpAdapter):
     """Reads a thread through its printable page; cannot post."""
 
     def __init__(self, base_url: str, *, timeout: float = transport.TIMEOUT) -> None:
-        self._http = transport.client(base_url, timeout=timeout)
+        super().__init__(base_url, timeout=timeout)
 
     def fetch(self, thread: str, *, after_floor: int) -> ThreadPage:
         if not thread.strip().isdigit():
-            raise ForumThreadNotFound(f"帖子编号应是数字（tid），收到：{thread}")
+            raise ForumThreadNotFound(
+                f"帖子编号应是数字（tid），收到：{thread}",
+                message_en=f"A thread id (tid) is a number, not {thread!r}.",
+            )
         params = {"mod": "viewthread", "action": "printable", "tid": thread.strip()}
         response = transport.send(self._http, "GET", "forum.php", params=params)
         if "主题不存在" in response.text and "作者" not in response.text:

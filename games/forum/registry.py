@@ -16,6 +16,7 @@ ADAPTERS: dict[str, Callable[[ForumSiteConfig], ForumAdapter]] = {
 
 
 def adapter_for(site: ForumSiteConfig) -> ForumAdapter:
+    """A new adapter for the site, holding its own connections: use it in a ``with`` block."""
     try:
         make = ADAPTERS[site.kind]
     except KeyError:

@@ -1,11 +1,12 @@
-"""The HTTP side every adapter shares: one client, and transport failures as ``ForumError``s."""
+"""The HTTP side every adapter shares: one client, closed with the adapter, and transport
+failures as ``ForumError``s."""
 
 from __future__ import annotations
 
 import functools
 import json
 import ssl
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -31,6 +32,25 @@ def client(base_url: str, *, timeout: float, headers: dict[str, str] | None = No
         follow_redirects=True,
         verify=_tls(),
     )
+
+
+class HttpAdapter:
+    """An adapter's own client; ``close()`` it, or use the adapter as a context manager
+    (``with adapter_for(site) as forum:``), so a sync does not leave its connections open."""
+
+    def __init__(
+        self, base_url: str, *, timeout: float, headers: dict[str, str] | None = None
+    ) -> None:
+        self._http = client(base_url, timeout=timeout, headers=headers)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def send(http: httpx.Client, method: str, url: str, **kwargs: Any) -> httpx.Response:

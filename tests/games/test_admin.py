@@ -16,13 +16,6 @@ from tests.conftest import api_login, make_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director_client(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def test_a_director_lists_only_their_games(
     director_client: Client, game: Game, django_user_model: Any
 ) -> None:

@@ -22,6 +22,7 @@ from games.models import (
     TransitionRecord,
     VoteAlias,
 )
+from tests.conftest import on_forum
 from tests.games.forum.fake_forum import BJ, PASSWORD, FakeForum
 
 pytestmark = pytest.mark.django_db
@@ -51,15 +52,7 @@ def game(director: Any, fake_forum: FakeForum) -> Game:
     for name in ("饺子", "包子", "饺子皮", "馄饨", "春卷"):
         Character.objects.create(game=game, name=name, forum_username=name)
     Character.objects.filter(game=game, name="馄饨").update(status="eliminated")
-    game.forum_site = ForumSite.objects.create(
-        name="雾雨小镇",
-        kind="discuz",
-        base_url=fake_forum.base_url,
-        username=DIRECTOR,
-        password=PASSWORD,
-        posting_enabled=True,
-    )
-    game.save()
+    on_forum(game, fake_forum.base_url, username=DIRECTOR, password=PASSWORD, posting_enabled=True)
     DirectorForumAccount.objects.create(game=game, forum_username=DIRECTOR)
     VoteAlias.objects.create(game=game, alias="皮皮", character=game.characters.get(name="饺子皮"))
     return game
@@ -91,13 +84,6 @@ def thread(game: Game, fake_forum: FakeForum) -> ForumThread:
     thread = ForumThread.objects.create(game=game, day=2, kind="vote", external_id=str(tid))
     forum_services.forum_thread_sync(thread=thread)
     return thread
-
-
-@pytest.fixture
-def director_client(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
 
 
 def page(game: Game) -> str:

@@ -7,7 +7,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 
 from games import card_services as cs
 from games import services
@@ -25,7 +24,7 @@ from games.models import (
     Game,
     SpeedRequest,
 )
-from tests.conftest import START, bj
+from tests.conftest import START, bj, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -95,16 +94,6 @@ def cards(game: Game, **filters: Any) -> list[tuple[str, str, str, str]]:
     return [(c.character.name, c.color, c.reason, c.status) for c in rows]
 
 
-@pytest.fixture
-def staff(django_user_model: Any) -> Any:
-    services.groups_ensure()
-    user = django_user_model.objects.create_user(
-        username="guanli", password="staff-pass-123", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name=services.FORUM_STAFF_GROUP))
-    return user
-
-
 # --- proposals at the close -------------------------------------------------------------------
 
 
@@ -149,20 +138,13 @@ def test_a_proxy_vote_is_a_vote_and_a_malformed_ballot_is_not() -> None:
     assert cards(game) == [("德克萨斯", "yellow", "5.2", "proposed")]
 
 
-def test_proposing_again_adds_nothing() -> None:
+def test_proposing_again_adds_nothing(director: Any) -> None:
     game = werewolf_game()
     thread(game, 1, "discussion")
     close_day(1)
     assert len(cards(game)) == 4
-    director = services_director()
     assert cs.cards_propose_again(game=game, day=1, director=director) == 0
     assert len(cards(game)) == 4
-
-
-def services_director() -> Any:
-    from django.contrib.auth.models import User
-
-    return User.objects.create_user(username="d2", is_staff=True)
 
 
 def test_a_day_without_a_discussion_thread_proposes_nothing() -> None:
@@ -180,8 +162,6 @@ def test_sped_up_day_proposes_nothing() -> None:
 
 
 def test_256_close_proposes_yellow_below_one_post() -> None:
-    from tests.conftest import make_game
-
     game = make_game("256", characters=("甲", "乙"))
     talk = thread(game, 1, "discussion")
     post(talk, "甲", bj(1, 8))

@@ -14,28 +14,20 @@ from games import card_services as cs
 from games import services
 from games.engine import dice
 from games.engine import floors as fl
-from games.models import Card, Character, ForumSite, Game, SpeedRequest
-from tests.conftest import bj
-from tests.games.test_cards import add, post, posts, staff, thread, werewolf_game  # noqa: F401
+from games.models import Card, Character, Game, SpeedRequest
+from tests.conftest import bj, on_forum
+from tests.games.test_cards import add, posts, thread, werewolf_game
 
 pytestmark = pytest.mark.django_db
 
 QUEUE = "/admin/games/cardreview/"
 
 
-def login(client: Client, user: Any, password: str) -> Client:
-    assert client.login(username=user.username, password=password)
+@pytest.fixture
+def staff_client(staff: Any) -> Client:
+    client = Client()
+    client.force_login(staff)
     return client
-
-
-@pytest.fixture
-def staff_client(staff: Any) -> Client:  # noqa: F811
-    return login(Client(), staff, "staff-pass-123")
-
-
-@pytest.fixture
-def director_client(director: Any) -> Client:
-    return login(Client(), director, "director-pass-123")
 
 
 def test_queue_shows_proposed_cards_of_every_game(director: Any, staff_client: Client) -> None:
@@ -139,10 +131,7 @@ def test_another_directors_game_is_not_found(director: Any, director_client: Cli
 def test_096_elevator_in_the_seeds_order(director: Any, director_client: Client) -> None:
     game = werewolf_game("conan_096", "096")
     game.directors.add(director)
-    game.forum_site = ForumSite.objects.create(
-        name="雾雨小镇", kind="discuz", base_url="http://www.mistytown.cn/"
-    )
-    game.save()
+    on_forum(game, "http://www.mistytown.cn/")
     talk = thread(game, 2, "discussion")
     page = director_client.get(day_page(game, 2)).content.decode()
     rows = [fl.ElevatorRow(c.pk, c.name, c.forum_uid, "") for c in game.characters.order_by("id")]
@@ -209,7 +198,7 @@ def player(game: Game, name: str) -> Client:
     return client
 
 
-def test_player_sees_own_cards_never_others_proposed(director: Any, staff: Any) -> None:  # noqa: F811
+def test_player_sees_own_cards_never_others_proposed(director: Any, staff: Any) -> None:
     game = werewolf_game()
     mine = add(game, director, "陈", "blue", "4.2")
     add(game, director, "阿米娅", "yellow", "3.1")

@@ -12,7 +12,7 @@ from django.test import Client
 
 from games import forum_services
 from games.models import ForumPost, ForumSite, ForumThread, Game
-from tests.conftest import make_game
+from tests.conftest import make_game, on_forum
 from tests.games.forum.fake_forum import FakeForum
 from tests.royale.conftest import royale_game
 
@@ -22,26 +22,11 @@ SEED_061 = Path("/work/shared/seeds/002_423c9e1c77293a4f.txt")
 
 
 @pytest.fixture
-def director_client(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def root_client(django_user_model: Any) -> Client:
     root = django_user_model.objects.create_superuser("root", "r@example.com", "pw-123456789")
     client = Client()
     client.force_login(root)
     return client
-
-
-def on_forum(game: Game, forum: FakeForum) -> Game:
-    game.forum_site = ForumSite.objects.create(
-        name="雾雨小镇", kind="discuz", base_url=forum.base_url
-    )
-    game.save()
-    return game
 
 
 def site_form(**fields: str) -> dict[str, str]:
@@ -111,7 +96,7 @@ def test_a_director_registers_threads_of_their_own_games_only(
 def test_syncing_from_the_admin_shows_the_result_or_the_forums_error(
     director_client: Client, game: Game, fake_forum: FakeForum
 ) -> None:
-    on_forum(game, fake_forum)
+    on_forum(game, fake_forum.base_url)
     topic = fake_forum.thread()
     fake_forum.post(topic.tid, "甲", "一楼")
     good = ForumThread.objects.create(game=game, day=1, kind="discussion", external_id=topic.tid)
@@ -140,7 +125,7 @@ def test_syncing_from_the_admin_shows_the_result_or_the_forums_error(
 def test_another_directors_thread_cannot_be_synced(
     director_client: Client, fake_forum: FakeForum
 ) -> None:
-    other = on_forum(make_game("061", characters=("丁",)), fake_forum)
+    other = on_forum(make_game("061", characters=("丁",)), fake_forum.base_url)
     thread = ForumThread.objects.create(game=other, day=1, kind="discussion", external_id="1")
     assert director_client.post(f"/admin/games/forumthread/{thread.pk}/sync/").status_code == 404
     assert (
@@ -187,7 +172,7 @@ def test_the_control_room_shows_the_forum_sync(
 ) -> None:
     game = royale_game("256", ("甲", "乙"))
     game.directors.add(director)
-    on_forum(game, fake_forum)
+    on_forum(game, fake_forum.base_url)
     ForumThread.objects.create(game=game, day=1, kind="discussion", external_id="4321")
     ForumThread.objects.filter(game=game).update(last_error="无法连接论坛", failures=2)
 
@@ -211,7 +196,7 @@ def test_the_control_room_shows_the_forum_sync(
 def test_a_synced_threads_forum_id_can_no_longer_be_changed(
     director_client: Client, game: Game, fake_forum: FakeForum
 ) -> None:
-    on_forum(game, fake_forum)
+    on_forum(game, fake_forum.base_url)
     topic = fake_forum.thread()
     fake_forum.post(topic.tid, "甲", "一楼")
     thread = ForumThread.objects.create(game=game, day=1, kind="discussion", external_id=topic.tid)

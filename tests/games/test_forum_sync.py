@@ -23,12 +23,12 @@ from games.models import (
     DirectorForumAccount,
     Event,
     ForumPost,
-    ForumSite,
     ForumThread,
     Game,
     Substitute,
 )
-from tests.conftest import make_game
+from tests.conftest import make_game, on_forum
+from tests.games.forum.conftest import pages_asked
 from tests.games.forum.fake_forum import BJ, FakeForum
 
 pytestmark = pytest.mark.django_db
@@ -43,9 +43,9 @@ def at(day: int, hour: int, minute: int = 0) -> dt.datetime:
 
 def forum_game(forum: FakeForum, *, kind: str = "discuz", number: str = "061") -> Game:
     """A running game on the fake forum: 饺子 and 包子 play their own accounts, 导演B directs."""
-    game = make_game(number, characters=("饺子", "包子", "馒头"))
-    game.forum_site = ForumSite.objects.create(name="雾雨小镇", kind=kind, base_url=forum.base_url)
-    game.save()
+    game = on_forum(
+        make_game(number, characters=("饺子", "包子", "馒头")), forum.base_url, kind=kind
+    )
     Character.objects.filter(game=game, name="饺子").update(forum_uid=str(forum.user("饺子")))
     Character.objects.filter(game=game, name="包子").update(forum_username="包子")
     DirectorForumAccount.objects.create(game=game, forum_username="[061]导演B")
@@ -61,16 +61,6 @@ def stored(thread: ForumThread) -> list[tuple[int, str, str | None, bool]]:
     return [
         (p.floor, p.author, p.character.name if p.character else None, p.by_director)
         for p in ForumPost.objects.filter(thread=thread).select_related("character")
-    ]
-
-
-def viewthread_pages(forum: FakeForum) -> list[str]:
-    return [
-        part.removeprefix("page=")
-        for _, path in forum.requests
-        if "module=viewthread" in path
-        for part in path.split("&")
-        if part.startswith("page=")
     ]
 
 
@@ -134,7 +124,7 @@ def test_a_sync_asks_only_for_the_floors_after_the_last_one_stored(
     result = forum_services.forum_thread_sync(thread=thread)
 
     assert (result.added, result.last_floor) == (1, 251)
-    assert viewthread_pages(fake_forum) == ["3"]  # floors 201-300 only, 100 a page
+    assert pages_asked(fake_forum) == ["3"]  # floors 201-300 only, 100 a page
     assert ForumPost.objects.get(thread=thread, floor=251).character == game.characters.get(
         name="包子"
     )

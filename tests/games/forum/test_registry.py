@@ -28,7 +28,16 @@ class Site:
     [("discuz", DiscuzAdapter), ("discourse", DiscourseAdapter), ("printable", PrintableAdapter)],
 )
 def test_each_kind_has_its_adapter(kind: str, adapter: type) -> None:
-    assert isinstance(adapter_for(Site(kind)), adapter)
+    with adapter_for(Site(kind)) as made:
+        assert isinstance(made, adapter)
+
+
+def test_an_adapter_leaving_its_with_block_closes_its_connections(fake_forum: FakeForum) -> None:
+    thread = fake_forum.thread()
+    with adapter_for(Site("discuz", base_url=fake_forum.base_url)) as forum:
+        forum.fetch(str(thread.tid), after_floor=0)
+    with pytest.raises(RuntimeError, match="closed"):
+        forum.fetch(str(thread.tid), after_floor=0)
 
 
 def test_an_unknown_kind_is_a_clear_error() -> None:
@@ -39,6 +48,9 @@ def test_an_unknown_kind_is_a_clear_error() -> None:
 
 def test_the_sites_posting_switch_reaches_the_adapter(fake_forum: FakeForum) -> None:
     thread = fake_forum.thread()
-    with pytest.raises(ForumPostingOff):
-        adapter_for(Site("discuz", base_url=fake_forum.base_url)).reply(str(thread.tid), "计票")
+    with (
+        adapter_for(Site("discuz", base_url=fake_forum.base_url)) as forum,
+        pytest.raises(ForumPostingOff),
+    ):
+        forum.reply(str(thread.tid), "计票")
     assert fake_forum.requests == []
