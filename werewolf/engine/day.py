@@ -1,0 +1,116 @@
+"""The day: the vote's outcome with its immediate triggers, the vote weights for the forum's
+ballots, and the red card.
+
+The forum's ballots module tallies the vote thread with ``vote_modifiers`` (警长 1.5 ...) and
+hands the weighted totals to ``day_vote``; ``tally`` does the same for votes cast elsewhere
+(the portal, tests).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+
+from games.engine.ballots import Adjust, Reason, VoteModifiers
+from games.engine.errors import WrongPhase
+from games.engine.events import GameEvent
+
+from .draft import Draft, open_draft
+from .errors import GameOver, InvalidTarget
+from .outcomes import eliminate, open_window, out_by
+from .skills import Now, seconds
+from .state import CAUSE_RED_CARD, CAUSE_SACRIFICE, CAUSE_VOTE, DAY, OVER, GameState
+
+FEIGNED = Reason("feigned", "白痴发动[装傻]后不能参与投票，也不能成为投票对象。")
+
+
+def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
+    """What the ballots module needs about ``day``'s vote: the 警长's weight (带队 1.5), the
+    白痴 after 装傻 (no vote, not votable) and who holds the role of the tie rule (高僧)."""
+    d = open_draft(state, random.Random(0))
+    weights = {}
+    if d.sheriff is not None and d.p(d.sheriff).alive:
+        weights[d.sheriff] = Adjust(d.rs.sheriff_weight, f"{d.rs.sheriff_name}[带队]")
+    feigned = {p.id: FEIGNED for p in d.living() if p.flags.get("feigned")}
+    holders = {d.rs.roles[p.role].name: p.id for p in d.living() if "sacrifice" in p.skills}
+    return VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
+
+
+def tally(state: GameState, ballots: Mapping[int, int]) -> dict[int, Fraction]:
+    """Weighted totals of ``{voter: target}``; ballots of players who may not vote, or for a
+    target who may not be voted, do not count."""
+    mods = vote_modifiers(state, state.day)
+    totals: dict[int, Fraction] = {}
+    for voter, target in ballots.items():
+        v, t = state.players.get(voter), state.players.get(target)
+        if v is None or t is None or not v.alive or not t.alive:
+            continue
+        if voter in mods.void_voters or target in mods.immune:
+            continue
+        weight = mods.weights[voter].value if voter in mods.weights else Fraction(1)
+        totals[target] = totals.get(target, Fraction(0)) + weight
+    return totals
+
+
+def day_vote(
+    state: GameState, totals: Mapping[int, Fraction | int], rng: random.Random, now: Now
+) -> tuple[GameState, list[GameEvent]]:
+    """投票结束: the top-voted player is out; a tie takes the 高僧 (献身) or, with no 高僧 to
+    take it, nobody (RULINGS 2). Triggers are announced at once."""
+    if state.phase == OVER:
+        raise GameOver()
+    if state.phase != DAY or state.flags.get("voted") == state.day:
+        raise WrongPhase(phase=state.phase, needed=DAY)
+    d = open_draft(state, rng, seconds(now))
+    d.set_flag("voted", d.day)
+    mods = vote_modifiers(state, d.day)
+    counted = {
+        int(t): Fraction(v)
+        for t, v in totals.items()
+        if int(t) in d.players and d.p(int(t)).alive and int(t) not in mods.immune and v > 0
+    }
+    top = max(counted.values(), default=Fraction(0))
+    leaders = sorted(t for t, v in counted.items() if v == top)
+    shown = [[t, d.name(t), str(v)] for t, v in sorted(counted.items(), key=lambda x: -x[1])]
+    d.public("vote_result", {"day": d.day, "totals": shown, "tie": len(leaders) > 1})
+    if len(leaders) == 1:
+        _voted_out(d, leaders[0])
+    elif len(leaders) > 1:
+        _tie(d)
+    return d.finish(), d.events
+
+
+def _voted_out(d: Draft, pid: int) -> None:
+    p = d.p(pid)
+    if "feign" in p.skills and not p.flags.get("feigned"):
+        w = d.wp(pid)
+        w.flags["feigned"] = True
+        d.public("feign", {"text": d.rs.text("feign", name=p.name), "id": pid})
+        if d.sheriff == pid:
+            # 若白痴是警长，需要移交警长: it names the successor as a 警长 would (殉职).
+            d.sheriff = None
+            open_window(d, pid, "succession", night=False)
+        return
+    out_by(d, pid, CAUSE_VOTE, night=False)
+
+
+def _tie(d: Draft) -> None:
+    monk = next((p for p in d.living() if "sacrifice" in p.skills), None)
+    if monk is None:
+        d.public("no_one_out", {"text": d.rs.text("no_one")})
+        return
+    d.public("sacrifice", {"text": d.rs.text("sacrifice", name=monk.name), "id": monk.id})
+    eliminate(d, monk.id, CAUSE_SACRIFICE, night=False)
+
+
+def red_card(
+    state: GameState, pid: int, rng: random.Random, now: Now
+) -> tuple[GameState, list[GameEvent]]:
+    """红牌罚下: out at once and announced at once with the role, with no skill (no 最后一枪,
+    no 殉职); the shell runs it before the day's vote (白天红牌罚下在被投票出局之前)."""
+    if pid not in state.players or not state.players[pid].alive:
+        raise InvalidTarget(reason="not in the game")
+    d = open_draft(state, rng, seconds(now))
+    eliminate(d, pid, CAUSE_RED_CARD, night=False)
+    return d.finish(), d.events

@@ -1,0 +1,115 @@
+"""Every refusal of the role-game rules, each with a stable code (the shell maps them to 4xx).
+``detail`` carries only what the actor may know."""
+
+from __future__ import annotations
+
+from games.engine.errors import InvalidInput, RuleError, WrongPhase
+
+__all__ = [
+    "ActorOut",
+    "Charmed",
+    "GameOver",
+    "InvalidInput",
+    "InvalidTarget",
+    "NightNotDone",
+    "NoSurrender",
+    "NotYourSkill",
+    "PotionTonight",
+    "RepeatTarget",
+    "RuleError",
+    "SkillUsedUp",
+    "StepClosed",
+    "StepNotOpen",
+    "UnknownPlayer",
+    "WindowClosed",
+    "WrongPhase",
+]
+
+
+class WerewolfConflict(RuleError):
+    status = 409
+
+
+class GameOver(WerewolfConflict):
+    code = "game_over"
+    message = "游戏已经结束。"
+    message_en = "The game is over."
+
+
+class UnknownPlayer(RuleError):
+    code = "unknown_player"
+    status = 404
+    message = "没有这名角色。"
+    message_en = "No such character."
+
+
+class ActorOut(WerewolfConflict):
+    code = "actor_out"
+    message = "你已出局，不能行使特权。"
+    message_en = "You are out of the game and cannot act."
+
+
+class NotYourSkill(WerewolfConflict):
+    code = "not_your_skill"
+    message = "你没有这个技能（或已失去技能）。"
+    message_en = "You do not have this skill (or have lost your skills)."
+
+
+class Charmed(WerewolfConflict):
+    code = "charmed"
+    message = "梦中人[魅惑]：今晚你不能使用技能。"
+    message_en = "Charmed by the dreamer (魅惑): you cannot use skills tonight."
+
+
+class StepNotOpen(WerewolfConflict):
+    code = "step_not_open"
+    message = "还没有轮到这个技能。"
+    message_en = "This skill's turn has not come yet tonight."
+
+
+class StepClosed(WerewolfConflict):
+    code = "step_closed"
+    message = "这个技能今晚的行动时限已过或已经结算。"
+    message_en = "This skill's time tonight is over or already settled."
+
+
+class WindowClosed(WerewolfConflict):
+    code = "window_closed"
+    message = "现在不能发动这个技能（没有触发或已超过行动时限）。"
+    message_en = "This skill cannot be used now (not triggered, or past its deadline)."
+
+
+class SkillUsedUp(WerewolfConflict):
+    code = "skill_used_up"
+    message = "限定技能整局游戏仅能发动一次。"
+    message_en = "A limited skill can be used once a game."
+
+
+class PotionTonight(WerewolfConflict):
+    code = "potion_tonight"
+    message = "同一个夜晚只能选择救药和毒药之一使用。"
+    message_en = "Only one of the save and the poison can be used in one night."
+
+
+class RepeatTarget(WerewolfConflict):
+    code = "repeat_target"
+    message = "一名角色不可连续被守卫两次。"
+    message_en = "Nobody can be guarded two nights running."
+
+
+class InvalidTarget(WerewolfConflict):
+    code = "invalid_target"
+    message = "不能选择这个目标。"
+    message_en = "That target cannot be chosen."
+
+
+class NightNotDone(WerewolfConflict):
+    code = "night_not_done"
+    message = "还有未结束的夜晚行动。"
+    message_en = "Some night steps are still open."
+
+
+class NoSurrender(WerewolfConflict):
+    code = "no_surrender"
+    message = "现在不能投降或答复投降。"
+    message_en = "There is no surrender to start or answer now."

@@ -1,0 +1,322 @@
+"""Night transitions: open the steps, resolve the submissions into a draft result with a
+step-by-step trace (for the director), publish it (possibly overridden) as the day's
+announcements and each player's private feedback.
+
+Eliminations are settled only after the night's actions (夜间行动结束后才结算出局), in the
+ruleset's order (RULINGS 3: 枪-毒-刀); each settlement stage is a registered handler.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine.errors import InvalidInput, WrongPhase
+from games.engine.events import GameEvent
+
+from .draft import Draft, open_draft
+from .errors import GameOver, NightNotDone
+from .outcomes import out_by
+from .ruleset import CHECKS, Ruleset, RulesetError
+from .skills import Now, seconds
+from .state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, DAY, LATE, NIGHT, OVER, SETUP, GameState
+from .steps import kills, pass_deadlines, progress, subs
+
+Hits = list[list[Any]]  # [[target, cause, source], ...] in settlement order
+Stage = Callable[[Draft, dict[str, Any], Hits], None]
+STAGES: dict[str, Stage] = {}
+
+
+def register_stage(name: str) -> Callable[[Stage], Stage]:
+    def add(fn: Stage) -> Stage:
+        STAGES[name] = fn
+        return fn
+
+    return add
+
+
+def _check_names(rs: Ruleset) -> None:
+    for s in rs.settlement:
+        if s not in STAGES:
+            raise RulesetError("settlement", f"unknown stage {s}")
+
+
+CHECKS.append(_check_names)
+
+
+def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameState, list[GameEvent]]:
+    """入夜 at the day's close ``now``: the steps' deadlines count from it."""
+    if state.phase == OVER:
+        raise GameOver()
+    if state.phase not in (SETUP, DAY):
+        raise WrongPhase(phase=state.phase, needed=DAY)
+    d = open_draft(state, rng, seconds(now))
+    d.day += 1
+    d.phase = NIGHT
+    d.closed_at = d.now
+    steps = {s.key: {"state": "waiting", "deadline": None} for s in d.rs.night_steps}
+    d.night = {"steps": steps, "subs": {}, "leader": None, "shots": []}
+    d.public("night_open", {"day": d.day})
+    progress(d)
+    return d.finish(), d.events
+
+
+def deadline_pass(
+    state: GameState, rng: random.Random, now: Now
+) -> tuple[GameState, list[GameEvent]]:
+    """For the scheduler: forfeit every step and window whose deadline has passed (RULINGS 5),
+    then open what follows (the 女巫 after the kills)."""
+    if state.phase == OVER:
+        return state, []
+    d = open_draft(state, rng, seconds(now))
+    pass_deadlines(d, d.now or 0.0)
+    return d.finish(), d.events
+
+
+def next_deadline(state: GameState) -> float | None:
+    """When the scheduler should next call ``deadline_pass``."""
+    times = [w["until"] for w in state.windows]
+    if state.phase == NIGHT:
+        times += [s["deadline"] for s in state.night["steps"].values() if s["state"] == "open"]
+    return min(times, default=None)
+
+
+# --- resolution -------------------------------------------------------------------------------
+
+
+def _chance(d: Draft, actor: int, target: int, field: str, what: str) -> bool:
+    """Night 1 (RULINGS 4): min(cap, target's value − actor's value) percent that the skill
+    fails, when positive; rolled from the game's seed and logged for the director."""
+    if d.day != 1:
+        return False
+    mine, theirs = getattr(d.p(actor), field), getattr(d.p(target), field)
+    chance = min(d.rs.chance_cap, theirs - mine)
+    if chance <= 0:
+        return False
+    roll = d.rng.randrange(100)
+    failed = roll < chance
+    label = "挡刀" if field == "block" else "表演"
+    d.note(
+        label,
+        f"{label}判定：{d.name(actor)}{label}{mine}，{d.name(target)}{label}{theirs}，"
+        f"概率{chance}%，掷出{roll}，{what}{'无效' if failed else '有效'}。",
+        actor=actor,
+        target=target,
+        chance=chance,
+        roll=roll,
+        failed=failed,
+    )
+    return failed
+
+
+def _picks(d: Draft, effect: str) -> list[tuple[str, int, int]]:
+    return [
+        (s.key, int(a), int(t))
+        for s in d.rs.skills.values()
+        if s.effect == effect
+        for a, t in subs(d, s.key).items()
+        if t is not None
+    ]
+
+
+def _compute(d: Draft) -> dict[str, Any]:
+    """Tonight's effects in the post's night order, and the hits that land (before 替死)."""
+    effects: dict[str, Any] = {"used": [], "love": [], "protect": [], "longevity": []}
+    feedback: dict[str, list[dict[str, Any]]] = {}
+    for skill, actor, target in _picks(d, "admire"):
+        effects["used"].append([actor, skill])
+        effects["love"].append([actor, target])
+        d.note("情痴", f"情痴{d.name(actor)}爱慕{d.name(target)}。", actor=actor, target=target)
+    protected = set()
+    for skill, actor, target in _picks(d, "protect"):
+        effects["protect"].append([actor, skill, target])
+        protected.add(target)
+        d.note("守护", f"守护{d.name(actor)}守卫{d.name(target)}。", actor=actor, target=target)
+    for _, actor, target in _picks(d, "divine"):
+        if _chance(d, actor, target, "act", "查验"):
+            fb: dict[str, Any] = {"kind": "divine", "target": target, "failed": True}
+        else:
+            fb = {"kind": "divine", "target": target, "role": d.role_name(target)}
+        fb["target_name"] = d.name(target)
+        feedback.setdefault(str(actor), []).append(fb)
+        d.note("先知", f"先知{d.name(actor)}查验{d.name(target)}。", actor=actor, target=target)
+    if d.night.get("leader") is not None:
+        d.note("狼人", f"狼人选举{d.name(d.night['leader'])}为主刀狼。", leader=d.night["leader"])
+    for _, actor, target in kills(d):
+        d.note("指杀", f"{d.name(actor)}指杀{d.name(target)}。", actor=actor, target=target)
+    for skill, actor, target in _picks(d, "save") + _picks(d, "poison"):
+        effects["used"].append([actor, skill])
+        name = d.rs.skills[skill].name
+        d.note("女巫", f"女巫{d.name(actor)}对{d.name(target)}使用{name}。", target=target)
+    hits: Hits = []
+    ctx = {"protected": protected, "effects": effects, "feedback": feedback}
+    for stage in d.rs.settlement:
+        STAGES[stage](d, ctx, hits)
+    return {"hits": hits, "effects": effects, "feedback": feedback}
+
+
+@register_stage("shot")
+def _shots(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
+    for hunter, target in d.night.get("shots", []):
+        hits.append([target, CAUSE_SHOT, hunter])
+
+
+@register_stage("poison")
+def _poison(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
+    for _, actor, target in _picks(d, "poison"):
+        hits.append([target, CAUSE_POISON, actor])
+
+
+@register_stage("kill")
+def _kill(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
+    """Each effective kill in step order: 挡刀 (night 1), 长生 (the first time the 村长 is a
+    kill's target), 守卫 (every kill on the target), 救药 (one kill on the target)."""
+    saves: dict[int, int] = {}
+    for _, _, target in _picks(d, "save"):
+        saves[target] = saves.get(target, 0) + 1
+    spent: set[int] = set()
+    for skill, actor, target in kills(d):
+        name = d.name(target)
+        if d.rs.skills[skill].chance == "block" and _chance(d, actor, target, "block", "指杀"):
+            continue
+        t = d.p(target)
+        if "longevity" in t.skills and not t.used.get("longevity") and target not in spent:
+            spent.add(target)
+            ctx["effects"]["longevity"].append(target)
+            d.note("长生", f"村长{name}第一次成为指杀的目标，不出局。", target=target)
+            continue
+        if target in ctx["protected"]:
+            d.note("守卫", f"{name}受到守卫，指杀无效。", target=target)
+            continue
+        if saves.get(target):
+            saves[target] -= 1
+            d.note("救药", f"{name}被救药救下，不因此次指杀出局。", target=target)
+            continue
+        hits.append([target, CAUSE_KILL, actor])
+
+
+def _apply_effects(d: Draft, effects: Mapping[str, Any]) -> None:
+    for actor, skill in effects["used"]:
+        w = d.wp(actor)
+        w.used[skill] = w.used.get(skill, 0) + 1
+    for actor, target in effects["love"]:
+        d.wp(actor).links["love"] = target
+    for actor, skill, target in effects["protect"]:
+        d.wp(actor).flags[f"last_{skill}"] = [target, d.day]
+    for target in effects["longevity"]:
+        d.wp(target).used["longevity"] = 1
+
+
+def _settle(d: Draft, result: Mapping[str, Any]) -> None:
+    hits = result["hits"]
+    # 情痴夜晚受到有效出局技能则发动的[爱慕]无效: a lover hit tonight takes nobody's place.
+    void = frozenset(int(h[0]) for h in hits)
+    for target, cause, *_ in hits:
+        if d.winner is not None:
+            break
+        if not d.p(target).alive:
+            d.note("结算", f"{d.name(target)}已出局，{cause}落空。", target=target)
+            continue
+        out_by(d, int(target), cause, night=True, void=void)
+
+
+def night_resolve(state: GameState, rng: random.Random) -> tuple[GameState, list[GameEvent]]:
+    """The draft result of the night and its trace, for the director only (not yet public)."""
+    if state.phase != NIGHT:
+        raise WrongPhase(phase=state.phase, needed=NIGHT)
+    open_steps = [k for k, s in state.night["steps"].items() if s["state"] != "closed"]
+    # A 最后一枪 window open during the night is settled first: the night waits for it.
+    shots = [
+        w["actor"]
+        for w in state.windows
+        if w["skill"] == "last_shot" and w["until"] > (state.closed_at or 0.0)
+    ]
+    if open_steps or shots:
+        raise NightNotDone(steps=open_steps, shots=shots)
+    d = open_draft(state, rng)
+    d.trace = []
+    result = _compute(d)
+    # The settlement (替死, 长生's stripping, 装傻, the win check) is traced on a scratch copy:
+    # nothing of it is real until the director publishes.
+    scratch = open_draft(d.finish(), rng)
+    scratch.trace = d.trace
+    _apply_effects(scratch, result["effects"])
+    _settle(scratch, result)
+    result = {
+        **result,
+        "trace": d.trace,
+        "outs": [o.to_json() for o in scratch.outs[len(state.outs) :]],
+    }
+    result["winner"] = scratch.winner
+    fresh = open_draft(state, rng)
+    fresh.result = result
+    fresh.phase = LATE
+    fresh.directors("night_draft", {"day": state.day, "trace": d.trace, "outs": result["outs"]})
+    return fresh.finish(), fresh.events
+
+
+def night_publish(
+    state: GameState,
+    rng: random.Random,
+    now: Now,
+    overrides: Mapping[str, Any] | None = None,
+) -> tuple[GameState, list[GameEvent]]:
+    """Apply the night's result at the day's open ``now``. ``overrides`` (RULINGS 6):
+    ``{"by": director, "reason": text, "hits": [[target, cause], ...]}`` replaces the hits
+    that land; the engine's own result stays in the log beside it."""
+    if state.phase != LATE or state.result is None:
+        raise WrongPhase(phase=state.phase, needed=LATE)
+    d = open_draft(state, rng, seconds(now))
+    result = dict(state.result)
+    if overrides is not None:
+        if not overrides.get("by") or not overrides.get("reason"):
+            raise InvalidInput(reason="an override needs the director and a reason")
+        hits = [[int(h[0]), str(h[1])] for h in overrides.get("hits", result["hits"])]
+        if any(h[0] not in d.players for h in hits):
+            raise InvalidInput(reason="unknown character")
+        d.directors(
+            "night_override",
+            {
+                "by": overrides["by"],
+                "reason": overrides["reason"],
+                "engine": result["hits"],
+                "applied": hits,
+            },
+        )
+        result["hits"] = hits
+    d.phase = DAY
+    before = len(d.outs)
+    _apply_effects(d, result["effects"])
+    _settle(d, result)
+    night_outs = [o for o in d.outs[before:] if o.night]
+    for o in night_outs:
+        d.to(o.id, "you_are_out", {"day": d.day})
+    for pid, items in result["feedback"].items():
+        for fb in items:
+            d.to(int(pid), "feedback", fb)
+            w = d.wp(int(pid))
+            w.flags["feedback"] = [*w.flags.get("feedback", []), {**fb, "day": d.day}]
+    for target in result["effects"]["longevity"]:
+        d.to(target, "feedback", {"kind": "longevity", "text": "[长生]已发动：你没有出局。"})
+    yesterday = [
+        {"id": o.id, "name": d.name(o.id), "role": d.role_name(o.id), "cause": o.cause}
+        for o in d.outs
+        if o.day == d.day - 1 and not o.night
+    ]
+    d.public(
+        "day_open",
+        {
+            "day": d.day,
+            # 夜晚出局的角色不公示其身份; the list is in the order of the eliminations.
+            "night_out": [{"id": o.id, "name": d.name(o.id)} for o in night_outs],
+            "yesterday_out": yesterday,
+        },
+    )
+    history = [*d.flags.get("history", []), {"day": d.day, "trace": result["trace"]}]
+    d.set_flag("history", history)
+    d.result = None
+    d.night = {}
+    if d.winner is not None:
+        d.phase = OVER
+    return d.finish(), d.events

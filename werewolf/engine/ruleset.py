@@ -1,0 +1,265 @@
+"""Rulesets of the role games: one JSON file per rule post in ``werewolf/rulesets``, parsed and
+checked into immutable objects when first asked for.
+
+A ruleset names its factions, roles (with their skills), the skills (tags, the night step they
+belong to, the handler that takes a submission, the target rule), the night steps in the post's
+order with their deadlines (行动时限), the settlement order, the day windows, the tie rule, the
+win/loss conditions and the announcement texts. Behaviour is in small handlers registered by
+name (``skills.HANDLERS``, ``victory.CONDITIONS``, ``settle.STAGES``); the data only names them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+
+# Tags the posts use (<团队> team, <冷却:X> cooldown ... and 061/096's <锁定>/<觉醒>/<圣物>).
+TAGS = frozenset({"强制", "限定", "角色", "团队", "被动", "开关", "锁定", "觉醒", "圣物", "冷却"})
+TARGET_RULES = frozenset({"alive", "other", "teammate"})
+
+
+class RulesetError(ValueError):
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {problem}")
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    key: str
+    name: str
+    team: bool  # 互知共群: members see each other and act together
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    key: str
+    name: str
+    faction: str
+    count: int
+    skills: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    key: str
+    name: str
+    tags: frozenset[str]
+    step: str | None = None  # the night step it is submitted in
+    window: str | None = None  # or the day window that opens it (last shot, 遗志, 殉职)
+    handler: str | None = None  # None: passive, the engine applies it itself
+    target: str = "alive"
+    effect: str | None = None  # what the night pipeline does with a submission
+    chance: str | None = None  # night-1 check: "block" (挡刀) or "act" (表演)
+    exclusive: str | None = None  # one skill of a group per night (女巫: 救药 or 毒药)
+    no_repeat: bool = False  # never the same target two nights running (守卫)
+
+    @property
+    def limited(self) -> bool:
+        return "限定" in self.tags
+
+    @property
+    def active(self) -> bool:
+        return self.handler is not None
+
+
+@dataclass(frozen=True, slots=True)
+class NightStep:
+    key: str
+    name: str
+    skills: tuple[str, ...]
+    minutes_after_close: int
+    after: tuple[str, ...] = ()  # opens once these steps are closed
+    feedback: str | None = None  # the forced skill that tells the actor when it opens (通灵)
+    minutes_after_open: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    day_minutes: int  # after a death by day
+    night_minutes_after_open: int  # after the next day's open, for a death at night
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    kind: str
+    params: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    win: tuple[Condition, ...]
+    lose: tuple[Condition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    key: str
+    name: str
+    players: int
+    factions: Mapping[str, Faction]
+    roles: Mapping[str, Role]
+    skills: Mapping[str, Skill]
+    sheriff_name: str
+    sheriff_skills: tuple[str, ...]
+    sheriff_weight: Fraction
+    night_steps: tuple[NightStep, ...]
+    settlement: tuple[str, ...]
+    windows: Mapping[str, Window]
+    chance_cap: int
+    auction_prices: Mapping[str, int]
+    tie: str
+    victory: Mapping[str, Victory]
+    surrender: frozenset[str]
+    texts: Mapping[str, str]
+
+    def step(self, key: str) -> NightStep:
+        return next(s for s in self.night_steps if s.key == key)
+
+    def text(self, key: str, **values: Any) -> str:
+        return self.texts[key].format(**values)
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RulesetError(f"{where}.{key}", f"must be {kind.__name__}")
+    return value
+
+
+def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
+    factions = {
+        k: Faction(k, _need(v, "name", str, f"factions.{k}"), bool(v.get("team")))
+        for k, v in _need(data, "factions", dict, "").items()
+    }
+    skills: dict[str, Skill] = {}
+    for k, v in _need(data, "skills", dict, "").items():
+        where = f"skills.{k}"
+        tags = frozenset(v.get("tags", []))
+        if not tags <= TAGS:
+            raise RulesetError(f"{where}.tags", f"unknown tags {sorted(tags - TAGS)}")
+        if v.get("target", "alive") not in TARGET_RULES:
+            raise RulesetError(f"{where}.target", "unknown target rule")
+        skills[k] = Skill(
+            key=k,
+            name=_need(v, "name", str, where),
+            tags=tags,
+            step=v.get("step"),
+            window=v.get("window"),
+            handler=v.get("handler"),
+            target=v.get("target", "alive"),
+            effect=v.get("effect"),
+            chance=v.get("chance"),
+            exclusive=v.get("exclusive"),
+            no_repeat=bool(v.get("no_repeat")),
+        )
+    roles = {}
+    for k, v in _need(data, "roles", dict, "").items():
+        where = f"roles.{k}"
+        role = Role(
+            k,
+            _need(v, "name", str, where),
+            _need(v, "faction", str, where),
+            _need(v, "count", int, where),
+            tuple(_need(v, "skills", list, where)),
+        )
+        if role.faction not in factions:
+            raise RulesetError(f"{where}.faction", f"unknown faction {role.faction}")
+        for s in role.skills:
+            if s not in skills:
+                raise RulesetError(f"{where}.skills", f"unknown skill {s}")
+        roles[k] = role
+    steps = tuple(
+        NightStep(
+            key=_need(s, "key", str, "night_steps"),
+            name=_need(s, "name", str, "night_steps"),
+            skills=tuple(s["skills"]),
+            minutes_after_close=_need(s, "minutes_after_close", int, "night_steps"),
+            after=tuple(s.get("after", ())),
+            feedback=s.get("feedback"),
+            minutes_after_open=s.get("minutes_after_open"),
+        )
+        for s in _need(data, "night_steps", list, "")
+    )
+    step_keys = {s.key for s in steps}
+    for step in steps:
+        if not set(step.after) <= step_keys or any(k not in skills for k in step.skills):
+            raise RulesetError(f"night_steps.{step.key}", "names an unknown step or skill")
+    for sk in skills.values():
+        if sk.step is not None and sk.step not in step_keys:
+            raise RulesetError(f"skills.{sk.key}.step", f"unknown step {sk.step}")
+    sheriff = _need(data, "sheriff", dict, "")
+    windows = {
+        k: Window(int(v["day_minutes"]), int(v["night_minutes_after_open"]))
+        for k, v in _need(data, "windows", dict, "").items()
+    }
+    victory = {
+        k: Victory(
+            tuple(Condition(c["kind"], c) for c in v.get("win", [])),
+            tuple(Condition(c["kind"], c) for c in v.get("lose", [])),
+        )
+        for k, v in _need(data, "victory", dict, "").items()
+    }
+    if set(victory) != set(factions):
+        raise RulesetError("victory", "must name every faction")
+    total = sum(r.count for r in roles.values())
+    players = _need(data, "players", int, "")
+    if total != players:
+        raise RulesetError("roles", f"counts add up to {total}, not {players}")
+    return Ruleset(
+        key=_need(data, "key", str, ""),
+        name=_need(data, "name", str, ""),
+        players=players,
+        factions=factions,
+        roles=roles,
+        skills=skills,
+        sheriff_name=_need(sheriff, "name", str, "sheriff"),
+        sheriff_skills=tuple(sheriff.get("skills", ())),
+        sheriff_weight=Fraction(_need(sheriff, "weight", str, "sheriff")),
+        night_steps=steps,
+        settlement=tuple(_need(data, "settlement", list, "")),
+        windows=windows,
+        chance_cap=_need(data, "first_night_chance_cap", int, ""),
+        auction_prices=dict(_need(data, "auction", dict, "")),
+        tie=_need(data, "tie", str, ""),
+        victory=victory,
+        surrender=frozenset(data.get("surrender", ())),
+        texts=dict(_need(data, "announcements", dict, "")),
+    )
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+_LOADING = threading.Lock()
+# Checks that the handler names a ruleset uses are registered (added by the handler modules).
+CHECKS: list[Callable[[Ruleset], None]] = []
+
+
+def _load_builtins() -> None:
+    with _LOADING:
+        if _REGISTRY:
+            return
+        for path in sorted(RULESET_DIR.glob("*.json")):
+            rs = parse_ruleset(json.loads(path.read_text(encoding="utf-8")))
+            for check in CHECKS:
+                check(rs)
+            _REGISTRY[rs.key] = rs
+
+
+def get_ruleset(key: str) -> Ruleset:
+    _load_builtins()
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise KeyError(f"unknown werewolf ruleset {key!r}") from None
+
+
+def ruleset_keys() -> list[str]:
+    _load_builtins()
+    return sorted(_REGISTRY)

@@ -1,0 +1,105 @@
+"""Dealing the roles and the pre-game auction (竞拍: 表演/挡刀 ±1, 性别卡)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine.errors import InvalidInput
+from games.engine.events import GameEvent
+
+from .draft import open_draft
+from .ruleset import Ruleset, get_ruleset
+from .state import GameState, Player
+
+
+def auction_cost(rs: Ruleset, bid: Mapping[str, Any], gender: str | None) -> int:
+    """Gold spent: each 表演±1 and 挡刀±1 costs its price, a 性别卡 (a gender other than the
+    character's) its own."""
+    prices = rs.auction_prices
+    cost = abs(bid.get("act", 0)) * prices["act"] + abs(bid.get("block", 0)) * prices["block"]
+    wanted = bid.get("gender")
+    if wanted is not None and wanted != gender:
+        cost += prices["gender_card"]
+    return int(cost)
+
+
+def _check_bid(rs: Ruleset, cid: int, bid: Mapping[str, Any], gender: str | None) -> None:
+    unknown = set(bid) - {"act", "block", "gender", "gold"}
+    ints = all(isinstance(bid.get(k, 0), int) for k in ("act", "block"))
+    if unknown or not ints:
+        raise InvalidInput(reason=f"bad auction entry for {cid}")
+    gold = bid.get("gold")
+    if gold is not None and auction_cost(rs, bid, gender) > gold:
+        raise InvalidInput(reason=f"auction of {cid} costs more than its gold")
+
+
+def new_game(
+    ruleset: str,
+    characters: Sequence[tuple[int, str, str | None]],
+    rng: random.Random,
+    *,
+    roles: Mapping[int, str] | None = None,
+    auction: Mapping[int, Mapping[str, Any]] | None = None,
+) -> tuple[GameState, list[GameEvent]]:
+    """Deal the roles (from the seed, unless the director gives them) and apply the auction
+    (``{id: {"act": ±n, "block": ±n, "gender": "男"|"女", "gold": n}}``; a player without an
+    entry keeps 0/0 and the character's gender)."""
+    rs = get_ruleset(ruleset)
+    ids = [c[0] for c in characters]
+    if len(set(ids)) != len(ids):
+        raise InvalidInput(reason="duplicate character")
+    if roles is None:
+        deck = [r.key for r in rs.roles.values() for _ in range(r.count)]
+        if len(deck) != len(characters):
+            raise InvalidInput(reason=f"{rs.name} needs {len(deck)} players")
+        rng.shuffle(deck)
+        dealt = dict(zip(ids, deck, strict=True))
+    else:
+        if set(roles) != set(ids) or any(r not in rs.roles for r in roles.values()):
+            raise InvalidInput(reason="every character needs a role of the ruleset")
+        dealt = dict(roles)
+    auction = auction or {}
+    players = {}
+    for cid, name, gender in characters:
+        bid = auction.get(cid, {})
+        _check_bid(rs, cid, bid, gender)
+        role = rs.roles[dealt[cid]]
+        players[cid] = Player(
+            id=cid,
+            name=name,
+            gender=bid.get("gender", gender),
+            role=role.key,
+            faction=role.faction,
+            skills=role.skills,
+            act=bid.get("act", 0),
+            block=bid.get("block", 0),
+        )
+    d = open_draft(GameState(ruleset=ruleset, players=players), rng)
+    d.directors("deal", {"roles": {str(c): r for c, r in dealt.items()}})
+    for p in players.values():
+        d.to(p.id, "role_card", role_card(rs, p))
+        if rs.factions[p.faction].team:
+            team = [
+                {"id": o.id, "name": o.name} for o in players.values() if o.faction == p.faction
+            ]
+            d.to(p.id, "team", {"faction": p.faction, "members": team})
+    return d.finish(), d.events
+
+
+def role_card(rs: Ruleset, p: Player) -> dict[str, Any]:
+    role = rs.roles[p.role]
+    return {
+        "role": role.key,
+        "name": role.name,
+        "faction": p.faction,
+        "faction_name": rs.factions[p.faction].name,
+        "gender": p.gender,
+        "act": p.act,
+        "block": p.block,
+        "skills": [
+            {"key": s, "name": rs.skills[s].name, "tags": sorted(rs.skills[s].tags)}
+            for s in p.skills
+        ],
+    }

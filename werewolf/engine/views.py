@@ -1,0 +1,85 @@
+"""What one player may see, and what the directors see.
+
+A player's view holds its own role card, its team (for a team faction), the skills it can use
+now with their deadlines, its own feedback, and only public facts about everyone else: who is
+out, and the role of those out by day.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .draft import open_draft
+from .setup import role_card
+from .state import NIGHT, GameState
+from .steps import available, team_of
+
+
+def _public_players(state: GameState) -> list[dict[str, Any]]:
+    d = open_draft(state, random.Random(0))
+    day_out = {o.id: o for o in state.outs if not o.night}
+    out = []
+    for p in state.players.values():
+        entry: dict[str, Any] = {"id": p.id, "name": p.name, "alive": p.alive}
+        if p.id in day_out or state.winner is not None:
+            entry["role"] = d.role_name(p.id)
+        out.append(entry)
+    return out
+
+
+def player_view(state: GameState, pid: int) -> dict[str, Any]:
+    d = open_draft(state, random.Random(0))
+    rs = d.rs
+    p = d.p(pid)
+    usable = []
+    if state.phase == NIGHT and p.alive:
+        for step in rs.night_steps:
+            st = state.night["steps"][step.key]
+            if st["state"] != "open":
+                continue
+            for s in step.skills:
+                if available(d, p, s):
+                    usable.append({"skill": s, "name": rs.skills[s].name, "until": st["deadline"]})
+    for w in state.windows:
+        if w["actor"] == pid:
+            name = rs.skills[w["skill"]].name
+            usable.append({"skill": w["skill"], "name": name, "until": w["until"]})
+    view: dict[str, Any] = {
+        "id": pid,
+        "day": state.day,
+        "phase": state.phase,
+        "alive": p.alive,
+        "card": role_card(rs, p),
+        "usable": usable,
+        "feedback": list(p.flags.get("feedback", [])),
+        "sheriff": state.sheriff,
+        "players": _public_players(state),
+        "winner": state.winner,
+    }
+    if rs.factions[p.faction].team:
+        view["team"] = [
+            {"id": t, "name": d.name(t), "alive": d.p(t).alive} for t in team_of(d, p.faction)
+        ]
+        if state.phase == NIGHT:
+            view["team_night"] = {
+                "leader": state.night.get("leader"),
+                "votes": dict(state.night["subs"].get("elect", {})),
+                "kills": {
+                    s: dict(v)
+                    for s, v in state.night["subs"].items()
+                    if rs.skills[s].effect == "kill" and "团队" in rs.skills[s].tags
+                },
+            }
+    return view
+
+
+def director_view(state: GameState) -> dict[str, Any]:
+    """Everything: the state, every role, tonight's submissions and the draft with its trace."""
+    d = open_draft(state, random.Random(0))
+    return {
+        "state": state.to_json(),
+        "roles": {str(p.id): d.role_name(p.id) for p in state.players.values()},
+        "draft": state.result,
+        "history": state.flags.get("history", []),
+    }
