@@ -6,10 +6,10 @@ can be replayed from its log.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from games.engine.errors import InvalidInput
+from games.engine.actions import action_from_json as rebuild
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,39 +184,6 @@ for _cls in (
     register_action_type(_cls)
 
 
-def _valid(value: Any, annotation: str) -> bool:
-    if annotation == "str":
-        return isinstance(value, str)
-    if annotation == "bool":
-        return isinstance(value, bool)
-    if annotation == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if annotation == "int | None":
-        return value is None or _valid(value, "int")
-    if annotation == "str | None":
-        return value is None or isinstance(value, str)
-    if annotation == "tuple[int, ...]":
-        return isinstance(value, tuple) and all(_valid(v, "int") for v in value)
-    if annotation == "tuple[str, ...]":
-        return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
-    return False
-
-
 def action_from_json(data: Any) -> Action:
     """Rebuild an action from the log or a request; malformed input is a 400, never a crash."""
-    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise InvalidInput(reason="unknown action kind")
-    cls = ACTION_TYPES[data["kind"]]
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            if f.default is MISSING:
-                raise InvalidInput(reason=f"missing field {f.name}")
-            continue
-        value = data[f.name]
-        if isinstance(value, list):
-            value = tuple(value)
-        if not _valid(value, str(f.type)):
-            raise InvalidInput(reason=f"bad field {f.name}")
-        kwargs[f.name] = value
-    return cls(**kwargs)
+    return rebuild(data, ACTION_TYPES)
