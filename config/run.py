@@ -45,6 +45,7 @@ def main() -> int:
     try:
         _manage("migrate", "--noinput", "-v", "0")
         _manage("demo_load", "--host", f"127.0.0.1:{port}")
+        _manage("werewolf_demo_load", "--host", f"127.0.0.1:{port}")
         bin_dir = os.path.dirname(sys.executable)
         commands = [
             [

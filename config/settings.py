@@ -175,6 +175,9 @@ CELERY_BEAT_SCHEDULE = {
     "games-ballots": {"task": "games.tasks.ballots_publish_due", "schedule": FORUM_SYNC_SECONDS},
     # Only games with bot characters (the demo) are touched.
     "royale-bots": {"task": "royale.tasks.bots_act", "schedule": BOTS_SECONDS},
+    "werewolf-bots": {"task": "werewolf.tasks.bots_act", "schedule": BOTS_SECONDS},
+    # The role games' night deadlines (行动时限): forfeits on time, not at the next transition.
+    "werewolf-deadlines": {"task": "werewolf.tasks.deadlines", "schedule": TICK_SECONDS},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

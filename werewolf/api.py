@@ -1,6 +1,89 @@
+"""The role games' endpoints: a character's actions and its own page."""
+
 from __future__ import annotations
 
-from ninja import Router
+from typing import Any
 
-# The werewolf kind's endpoints arrive with its own issue; the router is mounted already.
+from asgiref.sync import sync_to_async
+from django.http import HttpRequest
+from django.utils import timezone
+from ninja import Header, Router, Schema
+
+from games.api import ErrorOut, PlayerSession
+from games.engine.errors import Forbidden, NotFound
+from games.selectors import game_by_id, session_character
+from werewolf import selectors, services
+
 router = Router(tags=["werewolf"])
+
+
+class ActionIn(Schema):
+    """One action. ``kind``: use_skill (``skill``, the ruleset's key, and ``targets``, the
+    targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``)."""
+
+    kind: str
+    skill: str | None = None
+    targets: list[int] | None = None
+    accept: bool | None = None
+
+
+class ActionOut(Schema):
+    events: list[dict[str, Any]]
+    me: dict[str, Any]
+
+
+class PageOut(Schema):
+    me: dict[str, Any]
+    log: list[dict[str, Any]]
+    now: float
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    auth=PlayerSession(),
+    response={
+        200: ActionOut,
+        400: ErrorOut,
+        401: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+    },
+    summary="发动/放弃技能，投降（立即生效）",
+)
+async def act(
+    request: HttpRequest,
+    game_id: int,
+    body: ActionIn,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
+) -> dict[str, Any]:
+    # The session says who acts; the service checks it against the locked game's state.
+    character_id = request.auth.get(str(game_id))  # type: ignore[attr-defined]
+    if character_id is None:
+        raise Forbidden()
+    data = body.dict(exclude_none=True)
+    if "targets" in data:
+        data["targets"] = tuple(data["targets"])
+    result: dict[str, Any] = await sync_to_async(services.werewolf_action_submit)(
+        game_id=game_id,
+        character_id=int(character_id),
+        data=data,
+        key=idempotency_key,
+        now=timezone.now(),
+    )
+    return result
+
+
+@router.get(
+    "/games/{game_id}/me",
+    response={200: PageOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="我的身份卡、可用技能与时限、反馈；公示记录",
+)
+def me(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    game = game_by_id(game_id=game_id)
+    if game is None:
+        raise NotFound()
+    character = session_character(game=game, session=request.session)
+    if character is None:
+        raise Forbidden()
+    return selectors.player_page(game=game, character=character, now=timezone.now())

@@ -10,4 +10,4 @@ class WerewolfConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from werewolf import kind  # noqa: F401  (registers the game kind)
+        from werewolf import ballots, kind  # noqa: F401  (register the kind and its vote weights)

@@ -2,8 +2,37 @@
 
 from __future__ import annotations
 
-from games.registry import GameKind, register
-from werewolf.cards import werewolf_red_card
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.http import HttpRequest, HttpResponse
+
+from games.engine import timetable
+from games.engine.events import GameEvent
+from games.models import Character, Game
+from games.registry import GameKind, TransitionHandler, register
+
+
+def _handler(kind: str) -> TransitionHandler:
+    def handle(game: Game, day: int, now: datetime) -> Sequence[GameEvent]:
+        from werewolf.services import werewolf_transition
+
+        return werewolf_transition(game=game, kind=kind, day=day)
+
+    return handle
+
+
+def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Sequence[GameEvent]]:
+    from werewolf.services import werewolf_red_card
+
+    return werewolf_red_card(game, character, now)
+
+
+def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
+    from werewolf.views import player_page
+
+    return player_page(request, game, character)
+
 
 WEREWOLF = register(
     GameKind(
@@ -14,6 +43,9 @@ WEREWOLF = register(
             "arknights_099": "[099] 明日方舟",
             "conan_096": "[096] 名侦探柯南",
         },
-        red_card=werewolf_red_card,
+        portal=_portal,
+        control_room="admin:werewolf_night",
+        transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
+        red_card=_red_card,
     )
 )

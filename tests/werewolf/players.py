@@ -1,0 +1,80 @@
+"""Shell helpers for the role games: a dealt [099] game on fixed seats, and players acting
+through the API with their own browser sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+
+from games import services as game_services
+from games.models import Character, Game
+from tests.conftest import START, api_login
+from tests.werewolf.engine.support import SEATS
+from werewolf import services
+
+
+def werewolf_game(number: str = "099") -> tuple[Game, dict[int, int]]:
+    """A running [099] game of 18 characters P1…P18, dealt on the engine tests' seats (1-4 狼人,
+    5 白眼狼, 6 先知, 7 女巫, 8 守护, 9 情痴, 10 村长, 11 猎人, 12 高僧, 13 白痴, 14 梦中人,
+    15-18 村民; odd seats 男); returns the game and its character ids by seat."""
+    game = game_services.game_create(
+        kind="werewolf",
+        ruleset="arknights_099",
+        number=number,
+        title="明日方舟",
+        start_date=START,
+        status="running",
+    )
+    Character.objects.bulk_create(Character(game=game, name=f"P{seat}") for seat in SEATS)
+    ids = {seat: Character.objects.get(game=game, name=f"P{seat}").pk for seat in SEATS}
+    services.werewolf_setup(
+        game=game,
+        roles={ids[seat]: role for seat, role in SEATS.items()},
+        genders={ids[seat]: "男" if seat % 2 else "女" for seat in SEATS},
+    )
+    return game, ids
+
+
+class Player:
+    """A character's browser: logged in over HTTP, acting through the API."""
+
+    def __init__(self, game: Game, name: str, password: str) -> None:
+        self.game, self.name = game, name
+        self.client = Client()
+        response = api_login(self.client, game.number, password)
+        assert response.status_code == 200, response.content
+        self.id = Character.objects.get(game=game, name=name).pk
+
+    def act(self, kind: str, *, key: str | None = None, **fields: Any) -> Any:
+        return self.client.post(
+            f"/api/werewolf/games/{self.game.pk}/actions",
+            {"kind": kind, **fields},
+            content_type="application/json",
+            headers={"Idempotency-Key": key} if key else None,
+        )
+
+    def use(self, skill: str, *targets: int) -> dict[str, Any]:
+        response = self.act("use_skill", skill=skill, targets=list(targets))
+        assert response.status_code == 200, response.content
+        return dict(response.json())
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every frame this character may see (its public and private streams), in order."""
+        response = self.client.get(f"/api/games/{self.game.pk}/events")
+        assert response.status_code == 200, response.content
+        return list(response.json()["events"])
+
+    def heard(self, kind: str) -> list[dict[str, Any]]:
+        return [f["payload"] for f in self.events() if f["kind"] == kind]
+
+    def me(self) -> dict[str, Any]:
+        response = self.client.get(f"/api/werewolf/games/{self.game.pk}/me")
+        assert response.status_code == 200, response.content
+        return dict(response.json()["me"])
+
+
+def players(game: Game) -> dict[int, Player]:
+    """Every character logged in, by seat (P<seat>)."""
+    issued = game_services.character_passwords_generate(game=game, director=None)
+    return {int(i.character.name[1:]): Player(game, i.character.name, i.secret) for i in issued}

@@ -1,0 +1,124 @@
+"""The director's night room: the deal and its adjustment, the submissions as they arrive, the
+engine's draft with its trace, and approving or overriding it (with a reason) on publishing."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import services as game_services
+from games.models import Character, Event, Game
+from tests.werewolf.test_views import NAMES, character, dealt_game, login, night_done, submit
+from werewolf import services
+from werewolf.engine.state import CAUSE_POISON, DAY, LATE, SETUP
+from werewolf.selectors import werewolf_state
+
+pytestmark = pytest.mark.django_db
+
+
+def room(client: Client, game: Game) -> str:
+    response = client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
+    assert response.status_code == 200, response.content[:500]
+    return html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def act(client: Client, game: Game, op: str, **data: Any) -> Any:
+    return client.post(f"/admin/werewolf/werewolfgame/{game.pk}/night/{op}/", data)
+
+
+def directed(game: Game, director: Any) -> Game:
+    game.directors.add(director)
+    return game
+
+
+def test_the_room_deals_from_the_seed_and_the_director_adjusts_before_the_start(
+    director: Any, director_client: Client
+) -> None:
+    game = game_services.game_create(
+        kind="werewolf", ruleset="arknights_099", number="099", title="明日方舟", status="running"
+    )
+    directed(game, director)
+    Character.objects.bulk_create(Character(game=game, name=n) for n in NAMES)
+    assert "按种子发身份" in room(director_client, game)
+    act(director_client, game, "deal")
+    state = werewolf_state(game=game)
+    assert state.phase == SETUP
+    assert len(state.players) == 18
+    page = room(director_client, game)
+    assert "调整身份" in page
+    assert "先知" in page
+    first = character(game, "玩家1")
+    roles = {f"c{p.id}": p.role for p in state.players.values()}
+    swap = next(pid for pid, p in state.players.items() if p.role != state.players[first.pk].role)
+    roles[f"c{first.pk}"], roles[f"c{swap}"] = roles[f"c{swap}"], roles[f"c{first.pk}"]
+    # no reason: nothing changes
+    act(director_client, game, "roles", **roles)
+    assert werewolf_state(game=game).players[first.pk].role == state.players[first.pk].role
+    act(director_client, game, "roles", reason="换位", **roles)
+    after = werewolf_state(game=game)
+    assert after.players[first.pk].role == state.players[swap].role
+    assert after.players[swap].role == state.players[first.pk].role
+    logged = Event.objects.filter(game=game, kind="engine_step", payload__op="deal").last()
+    assert logged is not None
+    assert logged.reason == "换位"
+
+
+def test_submissions_show_as_they_arrive_then_the_draft_and_its_trace(
+    director: Any, director_client: Client
+) -> None:
+    game = directed(dealt_game(), director)
+    act(director_client, game, "start")
+    assert werewolf_state(game=game).phase == "night"
+    target = character(game, "玩家1")
+    submit(login(game, "玩家6"), game, op="use_skill", skill="divine", target=str(target.pk))
+    page = re.sub(r"\s+", " ", room(director_client, game))
+    assert "玩家6 ： 预言 → 玩家1" in page.replace("：", " ： ")
+    night_done(game)
+    page = room(director_client, game)
+    assert "结算草稿" in page
+    assert "批准并发布" in page
+    assert "修改结果并发布" in page
+    for entry in werewolf_state(game=game).result["trace"]:  # type: ignore[index]
+        assert entry["text"] in page
+
+
+def test_approve_publishes_the_engines_draft(director: Any, director_client: Client) -> None:
+    game = directed(dealt_game(), director)
+    services.werewolf_start(game=game, director=director)
+    night_done(game)
+    act(director_client, game, "publish", reason="核对无误")
+    assert werewolf_state(game=game).phase == DAY
+
+
+def test_override_replaces_the_nights_eliminations_with_a_reason(
+    director: Any, director_client: Client
+) -> None:
+    game = directed(dealt_game(), director)
+    services.werewolf_start(game=game, director=director)
+    night_done(game)
+    victim = character(game, "玩家16")
+    act(director_client, game, "override", hit1=[str(victim.pk)])  # no reason: refused
+    assert werewolf_state(game=game).phase == LATE
+    act(director_client, game, "override", hit1=[str(victim.pk)], reason="补录毒药")
+    state = werewolf_state(game=game)
+    assert state.phase == DAY
+    assert [(o.id, o.cause) for o in state.outs] == [(victim.pk, CAUSE_POISON)]
+    override = Event.objects.get(game=game, kind="night_override")
+    assert override.payload["reason"] == "补录毒药"
+
+
+def test_another_directors_game_is_not_found(django_user_model: Any) -> None:
+    game = dealt_game()
+    other = django_user_model.objects.create_user(username="x", password="x-pass-123456")
+    other.is_staff = True
+    other.save()
+    client = Client()
+    client.force_login(other)
+    response = client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
+    assert response.status_code in (302, 403, 404)
+    assert act(client, game, "publish", reason="x").status_code in (302, 403, 404)
+    assert werewolf_state(game=game).phase == SETUP

@@ -1,0 +1,193 @@
+"""The shell's engine steps: the deal, the scheduler's deadlines, the night room, the day's
+vote, the log that rebuilds the state, the ballots' weights."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+from typing import Any
+
+import pytest
+import time_machine
+from django.db import transaction
+
+from games import services as game_services
+from games.engine.ballots import vote_weights_for
+from games.engine.errors import InvalidInput
+from games.models import Character, CharacterStatus, ForumPost, ForumThread
+from games.services import events_append, game_lock
+from tests.conftest import bj
+from tests.werewolf.players import players, werewolf_game
+from werewolf import services, store
+from werewolf.engine import tally
+from werewolf.errors import AlreadySetUp, AlreadyStarted
+from werewolf.models import WerewolfGame
+
+pytestmark = pytest.mark.django_db
+
+# Night 1 opens two hours before day 1's 00:00 open.
+NIGHT_1 = bj(1, 0) - dt.timedelta(hours=2)
+
+
+def test_the_deal_sends_each_player_its_own_card_and_a_second_deal_is_refused() -> None:
+    game, ids = werewolf_game()
+    cast = players(game)
+    assert [c["name"] for c in cast[6].heard("role_card")] == ["先知"]
+    assert [c["name"] for c in cast[1].heard("role_card")] == ["狼人"]
+    team = cast[1].heard("team")[0]["members"]
+    assert sorted(m["id"] for m in team) == [ids[s] for s in (1, 2, 3, 4)]
+    assert cast[15].heard("team") == []
+    with pytest.raises(AlreadySetUp):
+        services.werewolf_setup(game=game)
+
+
+def test_the_director_adjusts_the_roles_before_the_start_only(director: Any) -> None:
+    game, ids = werewolf_game()
+    swapped = {ids[s]: r for s, r in {**_seats(), 6: "villager", 15: "seer"}.items()}
+    state = services.werewolf_roles_set(game=game, director=director, roles=swapped, reason="换位")
+    assert state.players[ids[15]].role == "seer"
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    with pytest.raises(AlreadyStarted):
+        services.werewolf_roles_set(game=game, director=director, roles=swapped, reason="再换")
+
+
+def _seats() -> dict[int, str]:
+    from tests.werewolf.engine.support import SEATS
+
+    return dict(SEATS)
+
+
+def test_the_scheduler_forfeits_late_skills_and_drafts_the_night(director: Any) -> None:
+    game, _ = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    # 关门三十分钟后 … 视为放弃技能: nothing is due a minute early.
+    assert services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=29)) == 0
+    assert services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=31)) == 1
+    state = store.state_load(game)
+    assert state.night["steps"]["seer"]["state"] == "closed"
+    assert state.night["steps"]["witch"]["state"] == "open"  # 通灵 now, half an hour from it
+    assert services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62)) == 1
+    state = store.state_load(game)
+    assert state.phase == "late"
+    assert state.result is not None
+    assert services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=90)) == 0
+
+
+def test_an_override_needs_a_reason_and_publishes_the_directors_hits(director: Any) -> None:
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    draft = services.werewolf_night_resolve(game=game, director=director)
+    assert draft["hits"] == []  # everyone forfeited: 平安夜
+    hits = {"hits": [[ids[16], "杀人"]]}
+    with pytest.raises(InvalidInput):
+        services.werewolf_night_publish(game=game, director=director, reason=" ", overrides=hits)
+    services.werewolf_night_publish(game=game, director=director, reason="补录狼刀", overrides=hits)
+    row = Character.objects.get(pk=ids[16])
+    assert row.status == CharacterStatus.ELIMINATED
+    assert row.cause == services.NIGHT_CAUSE  # no hint of how it died
+    override = game.events.get(kind="night_override")
+    assert override.payload["applied"] == [[ids[16], "杀人"]]
+    assert override.payload["engine"] == []
+    assert override.reason == "补录狼刀"
+    assert override.director == director
+
+
+def test_the_day_close_opens_the_next_night_after_the_vote_and_the_log_replays(
+    director: Any,
+) -> None:
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 8), tick=False):
+        game_services.transitions_run_due(now=bj(1, 8))
+        services.werewolf_night_publish(game=game, director=director, reason="")
+    state = store.state_load(game)
+    totals = tally(state, {ids[s]: ids[2] for s in (5, 6, 7, 8, 9)})
+    assert totals == {ids[2]: Fraction(5)}
+    services.werewolf_day_vote(game=game, director=director, totals=totals)
+    assert Character.objects.get(pk=ids[2]).cause == "投票"
+    with time_machine.travel(bj(1, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 21, 1))
+    state = store.state_load(game)
+    assert (state.day, state.phase) == (2, "night")
+    assert state.to_json() == store.replay(game=game).to_json()  # type: ignore[union-attr]
+
+
+def test_the_ballots_weigh_the_sheriff_from_the_games_state(director: Any) -> None:
+    game, ids = werewolf_game()
+    row = store.state_load(game)
+    row.sheriff = ids[8]
+    store.state_save(game=game, state=row)
+    mods = vote_weights_for("werewolf").modifiers(game.pk, 1)
+    assert mods.weights[ids[8]].value == Fraction(3, 2)
+    assert mods.role_holders == {"高僧": ids[12]}
+
+
+def test_the_day_close_settles_the_vote_threads_weighted_ballots(director: Any) -> None:
+    """警长 P8 weighs 1.5 (带队): P3 with the 警长 and one more beats P2's two votes."""
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 8), tick=False):
+        services.werewolf_night_publish(game=game, director=director, reason="")
+    state = store.state_load(game)
+    state.sheriff = ids[8]
+    store.state_save(game=game, state=state)
+    thread = ForumThread.objects.create(game=game, day=1, kind="vote", external_id="99")
+    for floor, (voter, target) in enumerate([(6, 2), (7, 2), (8, 3), (9, 3)], start=2):
+        ForumPost.objects.create(
+            thread=thread,
+            external_id=str(9000 + floor),
+            floor=floor,
+            author=f"P{voter}",
+            character_id=ids[voter],
+            posted_at=bj(1, 10, floor),
+            text=f"投票对象：P{target}\n投票理由：测试",
+            content_hash=str(floor),
+        )
+    with time_machine.travel(bj(1, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 21, 1))
+    result = game.events.get(kind="vote_result").payload
+    assert result["totals"][0] == [ids[3], "P3", "5/2"]
+    assert Character.objects.get(pk=ids[3]).cause == "投票"
+    assert store.state_load(game).phase == "night"
+
+
+def test_auto_publish_publishes_the_draft_at_the_days_open(director: Any) -> None:
+    game, _ = werewolf_game()
+    WerewolfGame.objects.filter(pk=game.pk).update(auto_publish=True)
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 0, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 0, 1))
+    assert (store.state_load(game).phase, game.events.filter(kind="day_open").count()) == (
+        "day",
+        1,
+    )
+
+
+def test_a_red_card_after_the_deal_is_the_engines(director: Any) -> None:
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    with transaction.atomic():
+        locked = game_lock(game)
+        _, events = services.werewolf_red_card(locked, Character.objects.get(pk=ids[11]), NIGHT_1)
+        events_append(game=locked, events=events, now=NIGHT_1)
+    assert not store.state_load(game).players[ids[11]].alive
+    out = game.events.get(kind="out", audience="public").payload
+    assert (out["role"], out["cause"]) == ("猎人", "红牌罚下")
+    assert not store.state_load(game).windows  # no 最后一枪 after a red card
+
+
+def test_a_draft_left_unpublished_is_published_at_the_close_so_the_next_night_opens(
+    director: Any,
+) -> None:
+    game, _ = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 21, 1))
+    opened = game.events.filter(kind__in=["day_open", "night_open"]).order_by("seq")
+    assert [e.kind for e in opened] == ["night_open", "day_open", "night_open"]
+    assert (store.state_load(game).day, store.state_load(game).phase) == (2, "night")

@@ -1,0 +1,401 @@
+"""The role game's night room in the admin: one live page per game for its directors.
+
+Before the start: deal the roles from the seed, then adjust them (with a reason). During a
+night: every submission as it arrives, then the engine's draft result with its step-by-step
+trace, and approve it or override the night's eliminations (with a reason) before publishing.
+The page is the directors' view (every role shown); every write goes through
+``werewolf.services``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from games import selectors as game_selectors
+from games.admin import request_director
+from games.models import Game
+from royale.admin_common import ReasonForm, run_form
+from werewolf import selectors, services
+from werewolf.engine import get_ruleset
+from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
+from werewolf.errors import NotSetUp
+from werewolf.models import WerewolfGame
+
+PHASE_NAMES = {
+    "setup": _("未开始"),
+    "night": _("夜晚"),
+    "late": _("夜晚结束（待发布）"),
+    "day": _("白天"),
+    "over": _("已结束"),
+}
+STEP_STATES = {"waiting": _("等待"), "open": _("进行中"), "closed": _("已结束")}
+# The night's eliminations a director may set, in the post's settlement order (枪-毒-刀).
+NIGHT_CAUSES = (CAUSE_SHOT, CAUSE_POISON, CAUSE_KILL)
+
+
+def directed_game(request: HttpRequest, game_id: int) -> Game:
+    """The role game if the signed-in user directs it; otherwise 404, like a missing game."""
+    game = (
+        game_selectors.games_for_director(user=request_director(request))
+        .filter(pk=game_id, kind="werewolf")
+        .first()
+    )
+    if game is None:
+        raise Http404
+    return game
+
+
+def night_url(game: Game, anchor: str = "") -> str:
+    url = reverse("admin:werewolf_night", args=[game.pk])
+    return f"{url}#{anchor}" if anchor else url
+
+
+# --- forms ---------------------------------------------------------------------------------------
+
+
+class _StateForm(forms.Form):
+    def __init__(self, *args: Any, state: GameState | None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.state = state
+
+
+class DealForm(_StateForm):
+    """发身份: the roles dealt from the game's seed (the director may adjust them after)."""
+
+
+class RolesForm(_StateForm, ReasonForm):
+    """One role per character, before the start."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.state is None:
+            return
+        rs = get_ruleset(self.state.ruleset)
+        choices = [(k, r.name) for k, r in rs.roles.items()]
+        for p in self.state.players.values():
+            self.fields[f"c{p.id}"] = forms.ChoiceField(
+                label=p.name, choices=choices, initial=p.role
+            )
+        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+
+    def roles(self) -> dict[int, str]:
+        return {
+            int(name[1:]): value for name, value in self.cleaned_data.items() if name != "reason"
+        }
+
+
+class StartForm(_StateForm):
+    """进入夜晚: night 1 opens now and its deadlines count from now."""
+
+
+class ResolveForm(_StateForm):
+    """Run the engine on the night's submissions: the draft, not yet public."""
+
+
+class PublishForm(_StateForm, ReasonForm):
+    """Approve the engine's draft as it is and publish it."""
+
+
+class OverrideForm(_StateForm, ReasonForm):
+    """Replace the night's eliminations, then publish (the engine's draft stays in the log)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.state is None:
+            return
+        living = [(p.id, p.name) for p in self.state.players.values() if p.alive]
+        hits = (self.state.result or {}).get("hits", [])
+        for n, cause in enumerate(NIGHT_CAUSES):
+            self.fields[f"hit{n}"] = forms.TypedMultipleChoiceField(
+                label=cause,
+                choices=living,
+                coerce=int,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                initial=[h[0] for h in hits if h[1] == cause],
+            )
+        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+
+    def hits(self) -> list[list[Any]]:
+        return [
+            [target, cause]
+            for n, cause in enumerate(NIGHT_CAUSES)
+            for target in self.cleaned_data[f"hit{n}"]
+        ]
+
+
+FORMS: dict[str, type[_StateForm]] = {
+    "deal": DealForm,
+    "roles": RolesForm,
+    "start": StartForm,
+    "resolve": ResolveForm,
+    "publish": PublishForm,
+    "override": OverrideForm,
+}
+TITLES = {
+    "deal": _("按种子发身份"),
+    "roles": _("调整身份（开局前）"),
+    "start": _("开局：进入第一夜"),
+    "resolve": _("结算今晚（生成草稿）"),
+    "publish": _("批准并发布"),
+    "override": _("修改结果并发布"),
+}
+
+Run = Callable[[Game, User, Any], str]
+
+
+def _deal(game: Game, who: User, form: DealForm) -> str:
+    services.werewolf_setup(game=game)
+    return str(_("身份已按种子发放。"))
+
+
+def _roles(game: Game, who: User, form: RolesForm) -> str:
+    services.werewolf_roles_set(
+        game=game, director=who, roles=form.roles(), reason=form.cleaned_data["reason"]
+    )
+    return str(_("身份已调整。"))
+
+
+def _start(game: Game, who: User, form: StartForm) -> str:
+    services.werewolf_start(game=game, director=who)
+    return str(_("第一夜已开始。"))
+
+
+def _resolve(game: Game, who: User, form: ResolveForm) -> str:
+    services.werewolf_night_resolve(game=game, director=who)
+    return str(_("草稿已生成，请核对后发布。"))
+
+
+def _publish(game: Game, who: User, form: PublishForm) -> str:
+    services.werewolf_night_publish(game=game, director=who, reason=form.cleaned_data["reason"])
+    return str(_("已发布。"))
+
+
+def _override(game: Game, who: User, form: OverrideForm) -> str:
+    services.werewolf_night_publish(
+        game=game,
+        director=who,
+        reason=form.cleaned_data["reason"],
+        overrides={"hits": form.hits()},
+    )
+    return str(_("已按修改后的结果发布。"))
+
+
+RUNS: dict[str, Run] = {
+    "deal": _deal,
+    "roles": _roles,
+    "start": _start,
+    "resolve": _resolve,
+    "publish": _publish,
+    "override": _override,
+}
+
+
+# --- what the page shows ------------------------------------------------------------------------
+
+
+def _state_or_none(game: Game) -> GameState | None:
+    try:
+        return selectors.werewolf_state(game=game)
+    except NotSetUp:
+        return None
+
+
+def _when(moment: float | None) -> datetime | None:
+    if moment is None:
+        return None
+    return datetime.fromtimestamp(moment, tz=timezone.get_current_timezone())
+
+
+def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
+    """The live panel: every role, tonight's steps and submissions, the draft and its trace."""
+    if state is None:
+        return {"game": game, "state": None}
+    rs = get_ruleset(state.ruleset)
+    names = {p.id: p.name for p in state.players.values()}
+    players = [
+        {
+            "id": p.id,
+            "name": p.name,
+            "role": rs.roles[p.role].name,
+            "faction": rs.factions[p.faction].name,
+            "alive": p.alive,
+            "gender": p.gender,
+            "skills": [rs.skills[s].name for s in p.skills],
+            "statuses": p.statuses,
+            "sheriff": state.sheriff == p.id,
+        }
+        for p in state.players.values()
+    ]
+    steps = []
+    for step in rs.night_steps:
+        st = state.night.get("steps", {}).get(step.key)
+        subs = []
+        for skill in step.skills:
+            for actor, target in state.night.get("subs", {}).get(skill, {}).items():
+                subs.append(
+                    {
+                        "actor": names.get(int(actor), actor),
+                        "skill": rs.skills[skill].name,
+                        "target": names.get(target, "—") if target is not None else _("放弃"),
+                    }
+                )
+        steps.append(
+            {
+                "name": step.name,
+                "state": STEP_STATES.get(st["state"], st["state"]) if st else "",
+                "deadline": _when(st["deadline"]) if st and st.get("deadline") else None,
+                "subs": subs,
+            }
+        )
+    draft = state.result
+    return {
+        "game": game,
+        "state": state,
+        "phase_name": PHASE_NAMES.get(state.phase, state.phase),
+        "players": players,
+        "steps": steps,
+        "leader": names.get(state.night.get("leader", 0), ""),
+        "draft": draft,
+        "draft_hits": [
+            {"name": names.get(int(h[0]), h[0]), "cause": h[1]} for h in (draft or {})["hits"]
+        ]
+        if draft
+        else [],
+        "draft_outs": [
+            {"name": names.get(int(o[0]), o[0]), "cause": o[1]} for o in (draft or {})["outs"]
+        ]
+        if draft
+        else [],
+    }
+
+
+def _ops(state: GameState | None) -> list[str]:
+    """The forms that make sense now."""
+    if state is None:
+        return ["deal"]
+    if state.phase == SETUP:
+        return ["roles", "start"]
+    if state.phase == "night":
+        return ["resolve"]
+    if state.phase == "late":
+        return ["publish", "override"]
+    return []
+
+
+@admin.register(WerewolfGame)
+class WerewolfGameAdmin(admin.ModelAdmin):
+    list_display = ("game", "night_room")
+    list_select_related = ("game",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[WerewolfGame]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(game__directors=request_director(request))
+
+    def _directs_any(self, request: HttpRequest) -> bool:
+        user = request.user
+        if not (user.is_active and user.is_staff):
+            return False
+        return game_selectors.games_for_director(user=request_director(request)).exists()
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self._directs_any(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self._directs_any(request)
+        return game_selectors.game_is_directed_by(game=obj.game, user=request_director(request))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # dealt by werewolf_setup from the night room
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # changed only through the night room's services
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("夜晚控制室"))
+    def night_room(self, obj: WerewolfGame) -> str:
+        return format_html('<a href="{}">{}</a>', night_url(obj.game), _("进入"))
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if object_id.isdigit():
+            return HttpResponseRedirect(night_url(directed_game(request, int(object_id))))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        mine = [
+            path("<int:game_id>/night/", wrap(self.night_view), name="werewolf_night"),
+            path("<int:game_id>/night/state/", wrap(self.state_view), name="werewolf_night_state"),
+            path(
+                "<int:game_id>/night/<str:op>/",
+                wrap(require_POST(self.act_view)),
+                name="werewolf_night_act",
+            ),
+        ]
+        return [*mine, *super().get_urls()]
+
+    def night_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = directed_game(request, game_id)
+        state = _state_or_none(game)
+        context = night_context(game, state)
+        context.update(
+            {
+                **self.admin_site.each_context(request),
+                "title": f"{game.forum_title} · {_('夜晚控制室')}",
+                "opts": self.model._meta,
+                "forms": [(op, TITLES[op], FORMS[op](state=state)) for op in _ops(state)],
+                "config": {
+                    "game": game.pk,
+                    "head": game.seq,
+                    "state_url": reverse("admin:werewolf_night_state", args=[game.pk]),
+                    "names": {str(c.pk): c.name for c in game.characters.all()},
+                },
+            }
+        )
+        return TemplateResponse(request, "admin/werewolf/night.html", context)
+
+    def state_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        """The live panel alone, re-fetched whenever an event arrives."""
+        game = directed_game(request, game_id)
+        return render(
+            request, "admin/werewolf/_night.html", night_context(game, _state_or_none(game))
+        )
+
+    def act_view(self, request: HttpRequest, game_id: int, op: str) -> HttpResponse:
+        game = directed_game(request, game_id)
+        if op not in RUNS:
+            raise Http404
+        form = FORMS[op](request.POST, state=_state_or_none(game))
+        return run_form(
+            request,
+            form,
+            lambda: RUNS[op](game, request_director(request), form),
+            back=night_url(game, "forms"),
+            title=TITLES[op],
+        )

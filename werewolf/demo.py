@@ -1,0 +1,197 @@
+"""The [099] 明日方舟 demo that `make run` loads beside the royale one, and its bots.
+
+Three characters are open to log in, fifteen are bots; the roles are dealt from the seed and
+night 1 opens at once. Bots act only through ``werewolf.services.werewolf_action_submit``,
+exactly like a player's portal, so their submissions are ordered, logged and pushed like anyone's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, User
+from django.db import transaction
+from django.utils import timezone
+
+from games import credentials
+from games import services as game_services
+from games.engine.errors import RuleError
+from games.models import (
+    Announcement,
+    Character,
+    Event,
+    Game,
+    GameStatus,
+    TimetableOverride,
+    TransitionRecord,
+)
+from werewolf import services
+from werewolf.engine import get_ruleset
+from werewolf.engine.state import NIGHT
+from werewolf.models import WerewolfAction, WerewolfGame
+from werewolf.selectors import player_view, werewolf_state
+
+DEMO_NUMBER = "099"
+DIRECTOR = "director"  # the royale demo's director directs this game too
+HUMANS = ("阿米娅", "凯尔希", "能天使")
+BOTS = (
+    "德克萨斯", "拉普兰德", "陈", "星熊", "塞雷娅", "银灰", "艾雅法拉", "伊芙利特",
+    "斯卡蒂", "推进之王", "闪灵", "夜莺", "临光", "红", "华法琳",
+)  # fmt: skip
+# The site keeps no gender per character; 梦中人's 魅惑 needs one, so the demo gives each.
+MALE = frozenset({"银灰"})
+
+
+@dataclass(frozen=True)
+class Demo:
+    game: Game
+    director_username: str
+    director_password: str | None  # None: the director existed already (password unchanged)
+    passwords: list[game_services.IssuedCredential]
+    links: list[game_services.IssuedCredential]
+
+
+def _wipe(number: str) -> None:
+    """Remove an earlier demo game whole: a fresh demo each run, never a second one."""
+    game = Game.objects.filter(number=number).first()
+    if game is None:
+        return
+    with transaction.atomic():
+        Event.objects.filter(game=game).delete()
+        for model in (
+            WerewolfAction,
+            WerewolfGame,
+            Announcement,
+            TransitionRecord,
+            TimetableOverride,
+            Character,
+        ):
+            model.objects.filter(game=game).delete()
+        game.delete()
+
+
+def _director() -> tuple[User, str | None]:
+    """The demo's director; a new one gets a password, an existing one keeps its own."""
+    game_services.groups_ensure()
+    director, created = get_user_model().objects.get_or_create(
+        username=DIRECTOR, defaults={"is_staff": True}
+    )
+    password = None
+    if created:
+        password = credentials.password_generate()
+        director.set_password(password)
+        director.save()
+    director.groups.add(Group.objects.get(name=game_services.DIRECTORS_GROUP))
+    return director, password
+
+
+def demo_load(*, now: datetime | None = None) -> Demo:
+    """A [099] game of 18 characters, 15 of them bots, dealt from the seed, night 1 open now."""
+    now = now or timezone.now()
+    director, password = _director()
+    _wipe(DEMO_NUMBER)
+    game = game_services.game_create(
+        kind="werewolf",
+        ruleset="arknights_099",
+        number=DEMO_NUMBER,
+        title="明日方舟",
+        start_date=timezone.localdate(now),
+        status=GameStatus.RUNNING,
+    )
+    game.directors.add(director)
+    Character.objects.bulk_create(
+        [
+            Character(game=game, name=name, forum_uid=str(2000 + i), forum_username=f"doctor{i}")
+            for i, name in enumerate(HUMANS, start=1)
+        ]
+        + [Character(game=game, name=name, bot=True) for name in BOTS]
+    )
+    by_name = dict(game.characters.values_list("name", "pk"))
+    genders = {pk: "男" if name in MALE else "女" for name, pk in by_name.items()}
+    services.werewolf_setup(game=game, genders=genders)
+    # Today's transitions already due change nothing before the start; run them first so the
+    # scheduler does not replay them on the night just opened.
+    game_services.transitions_run_due(now=now)
+    services.werewolf_start(game=game, director=director, now=now)
+    humans = list(game.characters.filter(bot=False).order_by("id"))
+    passwords = game_services.character_passwords_generate(
+        game=game, director=director, characters=humans
+    )
+    links = game_services.character_links_issue(game=game, director=director, characters=humans)
+    game.refresh_from_db()
+    return Demo(game, director.get_username(), password, passwords, links)
+
+
+def bots_act(*, now: datetime, brain: random.Random | None = None) -> int:
+    """Each bot of every live role game at night uses each skill open to it now, once: a random
+    allowed target (the wolves follow their first pick, so the pack agrees on one kill).
+
+    Decisions read the state without a lock and may be stale by the time they are applied; the
+    service then refuses them like any player's, which is what a bot should see."""
+    brain = brain or random.Random()
+    applied = 0
+    games = Game.objects.filter(
+        kind="werewolf",
+        status__in=[GameStatus.TEST, GameStatus.RUNNING],
+        paused=False,
+        characters__bot=True,
+    ).distinct()
+    for game in games:
+        if not WerewolfGame.objects.filter(pk=game.pk).exists():
+            continue
+        state = werewolf_state(game=game)
+        if state.phase != NIGHT:
+            continue
+        rs = get_ruleset(state.ruleset)
+        for bot in game.characters.filter(bot=True).order_by("id"):
+            if bot.pk not in state.players:
+                continue
+            view = player_view(state=state, character_id=bot.pk)
+            done = state.night["subs"]
+            for usable in view["usable"]:
+                skill = usable["skill"]
+                if str(bot.pk) in done.get(skill, {}):
+                    continue
+                target = _target(view, rs.skills[skill].target, skill, done, brain)
+                data = {"kind": "use_skill", "skill": skill, "targets": [target]}
+                if target is None:
+                    data = {"kind": "forgo", "skill": skill}
+                try:
+                    services.werewolf_action_submit(
+                        game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
+                    )
+                except RuleError:
+                    continue
+                applied += 1
+                state = werewolf_state(game=game)
+    return applied
+
+
+def _target(
+    view: dict[str, Any],
+    rule: str,
+    skill: str,
+    done: dict[str, dict[str, int | None]],
+    brain: random.Random,
+) -> int | None:
+    """A bot's pick: a teammate's earlier pick of the same skill, else anyone allowed (not a
+    teammate); the witch keeps her potions so the demo's nights have deaths to publish."""
+    if skill in ("save", "poison"):
+        return None
+    team = view.get("team", [])
+    mates = {t["id"] for t in team}
+    for actor, target in done.get(skill, {}).items():
+        if int(actor) in mates and target is not None:
+            return target
+    if rule == "teammate":
+        choices = [t["id"] for t in team if t["alive"]]
+    else:
+        me = view["id"]
+        alive = [p["id"] for p in view["players"] if p["alive"]]
+        allowed = [c for c in alive if rule != "other" or c != me]
+        choices = [c for c in allowed if c not in mates] or allowed
+    return brain.choice(choices) if choices else None

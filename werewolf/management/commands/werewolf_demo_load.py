@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from werewolf import demo
+
+
+class Command(BaseCommand):
+    help = "Load the [099] role-game demo (a fresh one each time, never two) and print its logins."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1:8000")
+
+    def handle(self, *args: Any, host: str, **options: Any) -> None:
+        loaded = demo.demo_load()
+        game = loaded.game
+        out = self.stdout.write
+        out("")
+        out(f"== {game.forum_title} 版杀 demo ==")
+        password = loaded.director_password or "（同上 same as above）"
+        out(f"导演 director: {loaded.director_username} / {password}")
+        room = f"http://{host}/admin/werewolf/werewolfgame/{game.pk}/night/"
+        out(f"夜晚控制室 night room: {room}")
+        out(f"  登录 login: http://{host}/play/{game.number}/   ({len(demo.BOTS)} 个机器人角色)")
+        for issued, link in zip(loaded.passwords, loaded.links, strict=True):
+            out(
+                f"  {issued.character.name}: {issued.secret}   "
+                f"http://{host}/play/{game.number}/k/{link.secret}/"
+            )
+        out("")

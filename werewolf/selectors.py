@@ -1,0 +1,60 @@
+"""Reads of the role games, each shaped for one kind of viewer.
+
+The engine state holds every hidden fact (everyone's role, tonight's submissions, the draft).
+Players are served only from the engine's ``player_view`` and the public log; the directors
+from ``director_view`` and the directors' log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games import live
+from games.models import Character, Event, Game
+from werewolf import engine, store
+from werewolf.engine.state import GameState
+
+# The directors' events that show what the players did tonight, as they arrived.
+SUBMISSIONS = ("submitted", "forgone", "forfeited", "leader_elected")
+
+
+def werewolf_state(*, game: Game) -> GameState:
+    return store.state_load(game)
+
+
+def player_view(*, state: GameState, character_id: int) -> dict[str, Any]:
+    return engine.player_view(state, character_id)
+
+
+def public_log(*, game: Game) -> list[dict[str, Any]]:
+    rows = Event.objects.filter(game=game, stream="public").order_by("seq")
+    return [live.frame_for_player(e) for e in rows]
+
+
+def player_page(*, game: Game, character: Character, now: datetime) -> dict[str, Any]:
+    """The character's own view (role card, team, skills usable now, feedback) and the public
+    log; ``now`` is when the page is drawn, for the deadlines' countdowns."""
+    state = werewolf_state(game=game)
+    return {
+        "me": player_view(state=state, character_id=character.pk),
+        "log": public_log(game=game),
+        "now": now.timestamp(),
+    }
+
+
+def director_page(*, game: Game) -> dict[str, Any]:
+    """Everything the director's night room shows: the engine's view (every role, the draft and
+    its trace) and tonight's submissions as they arrived (this night's log only)."""
+    state = werewolf_state(game=game)
+    night = (
+        Event.objects.filter(game=game, kind="engine_step", payload__op="night_open")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    rows = Event.objects.filter(
+        game=game, stream="directors", kind__in=SUBMISSIONS, seq__gt=night or 0
+    ).order_by("seq")
+    submissions = [{"seq": e.seq, "kind": e.kind, "at": e.created_at, **e.payload} for e in rows]
+    return {**engine.director_view(state), "submissions": submissions}

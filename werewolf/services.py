@@ -1,0 +1,363 @@
+"""Writes of the role games: every engine step runs here, under the game's row lock.
+
+Each step is logged as a DIRECTORS ``engine_step`` event (its op, input and ``rng_seq``),
+followed by the engine's own events; ``werewolf.store.replay`` rebuilds the state from them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import live
+from games.ballots import ballot_tally
+from games.engine.errors import Forbidden, RuleError
+from games.engine.events import DIRECTORS, GameEvent
+from games.errors import GameNotLive, GamePaused, NoVoteThread
+from games.models import Character, CharacterStatus, Game, GameStatus
+from games.services import events_append, game_lock, game_mark_finished, reason_required
+from werewolf import cards, engine, store
+from werewolf.engine.errors import NightNotDone
+from werewolf.engine.state import DAY, LATE, NIGHT, OVER, SETUP, GameState
+from werewolf.errors import AlreadySetUp, AlreadyStarted, BadIdempotencyKey, NotSetUp
+from werewolf.models import WerewolfAction, WerewolfGame
+from werewolf.selectors import player_view
+
+logger = logging.getLogger(__name__)
+
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A night death is public without its role (夜晚出局的角色不公示其身份), nor how it happened.
+NIGHT_CAUSE = "夜晚出局"
+
+
+def _sync_characters(game: Game, before: GameState | None, after: GameState) -> None:
+    """Mirror the engine's eliminations onto the shared Character rows. The engine settles a
+    night's deaths only when its result is published, so every elimination is public at once."""
+    known = len(before.outs) if before is not None else 0
+    for index, out in enumerate(after.outs[known:], start=known + 1):
+        Character.objects.filter(pk=out.id, game=game).update(
+            status=CharacterStatus.ELIMINATED,
+            cause=NIGHT_CAUSE if out.night else out.cause,
+            elimination_order=index,
+            eliminated_day=max(out.day, 1),
+            death_public=True,
+        )
+
+
+def _run(
+    *, game: Game, op: str, payload: Mapping[str, Any], batch: int = 0
+) -> tuple[GameState, list[GameEvent]]:
+    """One engine step on a locked game; nothing is written if the engine refuses. The events
+    are the caller's to append; ``batch`` numbers the steps one call runs before appending, so
+    each draws its own dice."""
+    rng_seq = game.seq + 1 + batch
+    before = None if op in store.DEALS else store.state_load(game)
+    after, events = store.run(game, op, payload, rng_seq)
+    store.state_save(game=game, state=after)
+    _sync_characters(game, before, after)
+    log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
+    if after.phase == OVER and (before is None or before.phase != OVER):
+        return after, [log, *events, game_mark_finished(game=game)]
+    return after, [log, *events]
+
+
+def _resolve_if_done(game: Game, state: GameState, batch: int) -> list[GameEvent]:
+    """Draft the night's result for the director as soon as nothing is left to wait for."""
+    if state.phase != NIGHT:
+        return []
+    with contextlib.suppress(NightNotDone):
+        return _run(game=game, op="night_resolve", payload={}, batch=batch)[1]
+    return []
+
+
+def _now(moment: datetime) -> float:
+    return moment.timestamp()
+
+
+def _live(game: Game) -> None:
+    if not game.is_live:
+        raise GameNotLive()
+
+
+# --- the deal -----------------------------------------------------------------------------
+
+
+def _cast(game: Game, genders: Mapping[int, str] | None) -> list[list[Any]]:
+    genders = genders or {}
+    return [[c.pk, c.name, genders.get(c.pk)] for c in game.characters.order_by("id")]
+
+
+def werewolf_setup(
+    *,
+    game: Game,
+    roles: Mapping[int, str] | None = None,
+    auction: Mapping[int, dict[str, Any]] | None = None,
+    genders: Mapping[int, str] | None = None,
+) -> WerewolfGame:
+    """Deal the roles from the seed (or as given) and apply the pre-game auction. The site
+    keeps no gender per character: ``genders`` (or an auction's 性别卡) gives them."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        if WerewolfGame.objects.filter(pk=locked.pk).exists():
+            raise AlreadySetUp()
+        payload = {
+            "characters": _cast(locked, genders),
+            "roles": None if roles is None else {str(c): r for c, r in roles.items()},
+            "auction": {str(c): dict(bid) for c, bid in (auction or {}).items()},
+        }
+        rng_seq = locked.seq + 1
+        state, events = store.run(locked, "setup", payload, rng_seq)
+        row = WerewolfGame.objects.create(game=locked, state=state.to_json())
+        log = GameEvent("engine_step", DIRECTORS, {"op": "setup", "rng_seq": rng_seq, **payload})
+        events_append(game=locked, events=[log, *events], now=timezone.now())
+    return row
+
+
+def _last_deal(game: Game) -> dict[str, Any]:
+    deals = game.events.filter(kind="engine_step", payload__op__in=sorted(store.DEALS))
+    payload = deals.order_by("-seq").values_list("payload", flat=True).first()
+    if payload is None:
+        raise NotSetUp()
+    return dict(payload)
+
+
+def werewolf_roles_set(
+    *, game: Game, director: User, roles: Mapping[int, str], reason: str
+) -> GameState:
+    """The director's adjustment of the dealt roles before the start: a new deal with these
+    roles (and the same cast and auction), logged with the reason."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = game_lock(game)
+        if store.state_load(locked).phase != SETUP:
+            raise AlreadyStarted()
+        deal = _last_deal(locked)
+        payload = {
+            "characters": deal["characters"],
+            "roles": {str(c): r for c, r in roles.items()},
+            "auction": deal["auction"],
+        }
+        after, events = _run(game=locked, op="deal", payload=payload)
+        events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )
+    return after
+
+
+def werewolf_start(*, game: Game, director: User | None, now: datetime | None = None) -> None:
+    """进入夜晚 for night 1 (总体流程: the game starts with a night): its deadlines count from
+    now. Later nights open at each day's close (关门)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = game_lock(game)
+        _live(locked)
+        _, events = _run(game=locked, op="night_open", payload={"now": _now(now)})
+        events_append(game=locked, events=events, now=now, director=director)
+
+
+# --- players' actions ---------------------------------------------------------------------
+
+
+def werewolf_action_submit(
+    *, game_id: int, character_id: int, data: Mapping[str, Any], key: str | None, now: datetime
+) -> dict[str, Any]:
+    """Apply one player action now. The actor is always the logged-in character; a retry with
+    an applied idempotency key gets the first answer again and changes nothing."""
+    if key is not None and not KEY_PATTERN.match(key):
+        raise BadIdempotencyKey()
+    try:
+        return _action_apply(
+            game_id=game_id, character_id=character_id, data=data, key=key, now=now
+        )
+    except (IntegrityError, RuleError):
+        record = (
+            WerewolfAction.objects.filter(game_id=game_id, character_id=character_id, key=key)
+            .values_list("response", flat=True)
+            .first()
+            if key is not None
+            else None
+        )
+        if record is None:
+            raise
+        return dict(record)
+
+
+def _action_apply(
+    *, game_id: int, character_id: int, data: Mapping[str, Any], key: str | None, now: datetime
+) -> dict[str, Any]:
+    with transaction.atomic():
+        locked = game_lock(game_id)
+        _live(locked)
+        if locked.paused:
+            raise GamePaused()
+        action = engine.action_from_json({**data, "actor": character_id})
+        if character_id not in store.state_load(locked).players:
+            raise Forbidden()
+        payload = {"action": action.to_json(), "now": _now(now)}
+        after, events = _run(game=locked, op="action", payload=payload)
+        events += _resolve_if_done(locked, after, 1)
+        rows = events_append(game=locked, events=events, now=now)
+        response = {
+            "events": [
+                live.frame_for_player(row)
+                for row in rows
+                if row.audience_character_id == character_id
+            ],
+            "me": player_view(state=store.state_load(locked), character_id=character_id),
+        }
+        if key is not None:
+            WerewolfAction.objects.create(
+                game=locked,
+                character_id=character_id,
+                key=key,
+                request=dict(data),
+                response=response,
+            )
+    return response
+
+
+# --- the scheduler ------------------------------------------------------------------------
+
+
+def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
+    """The role game's part of a scheduled transition (the core calls it with the game locked).
+
+    ``day_open``: publish the night's draft when the game publishes without its director.
+    ``day_close`` (关门): publish a draft still waiting, settle the day's vote from the vote
+    thread (unless it was settled already), then open the night."""
+    row = WerewolfGame.objects.filter(pk=game.pk).values_list("auto_publish", flat=True).first()
+    if row is None:
+        return []
+    now = _now(timezone.now())
+    state = store.state_load(game)
+    steps: list[tuple[str, dict[str, Any]]] = []
+    if state.phase == LATE and (kind == "day_close" or (kind == "day_open" and row)):
+        steps.append(("night_publish", {"now": now, "overrides": None}))
+    if kind == "day_close" and state.phase in (LATE, DAY):
+        if state.flags.get("voted") != state.day:
+            totals = _thread_totals(game, day)
+            if totals is not None:
+                steps.append(("day_vote", {"totals": totals, "now": now}))
+        steps.append(("night_open", {"now": now}))
+    events: list[GameEvent] = []
+    for batch, (op, payload) in enumerate(steps):
+        try:
+            after, done = _run(game=game, op=op, payload=payload, batch=batch)
+        except RuleError as e:  # e.g. the game ended with the vote: no night follows
+            events.append(GameEvent("werewolf_step_skipped", DIRECTORS, {"op": op, "code": e.code}))
+            break
+        events += done
+        if after.phase == OVER:
+            break
+    return events
+
+
+def _thread_totals(game: Game, day: int) -> dict[str, str] | None:
+    """The weighted totals of the day's vote thread, as the posts synced so far count them."""
+    try:
+        tally = ballot_tally(game=game, day=day)
+    except NoVoteThread:
+        return None
+    return {str(t.character): str(t.votes) for t in tally.totals}
+
+
+def werewolf_deadlines_run(*, now: datetime) -> int:
+    """Forfeit what is late in every live game (RULINGS 5) and draft each night that has
+    nothing left to wait for; returns how many games moved."""
+    due = WerewolfGame.objects.filter(
+        deadline__lte=now,
+        game__status__in=[GameStatus.TEST, GameStatus.RUNNING],
+        game__paused=False,
+    ).values_list("pk", flat=True)
+    moved = 0
+    for game_id in due:
+        try:
+            with transaction.atomic():
+                locked = game_lock(game_id)
+                payload = {"now": _now(now)}
+                after, events = _run(game=locked, op="deadline_pass", payload=payload)
+                events += _resolve_if_done(locked, after, 1)
+                events_append(game=locked, events=events, now=now)
+        except Exception:
+            # One game's failure (rolled back whole) must not hold up every other game.
+            logger.exception("deadline pass of game %s failed; it stays as it was", game_id)
+            continue
+        moved += 1
+    return moved
+
+
+# --- the director's night room ------------------------------------------------------------
+
+
+def werewolf_night_resolve(*, game: Game, director: User | None = None) -> dict[str, Any]:
+    """The night's draft result with its trace (drafted now if the night is done)."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        state = store.state_load(locked)
+        if state.phase != LATE:
+            state, events = _run(game=locked, op="night_resolve", payload={})
+            events_append(game=locked, events=events, now=timezone.now(), director=director)
+    assert state.result is not None  # noqa: S101  (the engine drafted it)
+    return dict(state.result)
+
+
+def werewolf_night_publish(
+    *,
+    game: Game,
+    director: User,
+    reason: str,
+    overrides: Mapping[str, Any] | None = None,
+) -> None:
+    """Publish the night (RULINGS 6): the engine's draft as it is, or with the director's
+    ``overrides`` (``{"hits": [[target, cause], ...]}``, a reason required); the day's
+    announcements and each player's feedback go out at once."""
+    applied = None
+    if overrides is not None:
+        reason = reason_required(reason)
+        applied = {**overrides, "by": director.get_username(), "reason": reason}
+    now = timezone.now()
+    with transaction.atomic():
+        locked = game_lock(game)
+        _live(locked)
+        payload = {"now": _now(now), "overrides": applied}
+        _, events = _run(game=locked, op="night_publish", payload=payload)
+        events_append(game=locked, events=events, now=now, director=director, reason=reason)
+
+
+def werewolf_day_vote(
+    *,
+    game: Game,
+    director: User | None,
+    totals: Mapping[int, Fraction | int],
+    reason: str = "",
+) -> GameState:
+    """Settle the day's vote from weighted totals counted elsewhere (the portal, a recount)."""
+    now = timezone.now()
+    with transaction.atomic():
+        locked = game_lock(game)
+        _live(locked)
+        payload = {"totals": {str(c): str(v) for c, v in totals.items()}, "now": _now(now)}
+        after, events = _run(game=locked, op="day_vote", payload=payload)
+        events_append(game=locked, events=events, now=now, director=director, reason=reason)
+    return after
+
+
+def werewolf_red_card(
+    game: Game, character: Character, now: datetime
+) -> tuple[str, Sequence[GameEvent]]:
+    """A confirmed red card (the core's card ledger calls it with the game locked): the
+    engine's 红牌罚下 once the roles are dealt, the bare Character rule before."""
+    if not WerewolfGame.objects.filter(pk=game.pk).exists():
+        return cards.werewolf_red_card(game, character, now)
+    payload = {"character": character.pk, "now": _now(now)}
+    _, events = _run(game=game, op="red_card", payload=payload)
+    return "红牌罚下：立即出局并公示身份。", events

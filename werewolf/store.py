@@ -1,0 +1,96 @@
+"""Where a role game's state lives: a snapshot after the latest step, and the log's steps.
+
+Every engine step is logged as a DIRECTORS ``engine_step`` event naming its operation, its
+input and the sequence number its dice derive from (``rng_seq``); re-running them from the seed
+rebuilds the state (``replay``). A night of 18 players is a few dozen small steps, so each step
+simply rewrites the snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from games.engine import dice
+from games.models import Event, Game
+from werewolf import engine
+from werewolf.engine.state import GameState
+from werewolf.errors import NotSetUp
+from werewolf.models import WerewolfGame
+
+Payload = Mapping[str, Any]
+# An engine step from its logged payload: (state, payload, rng) -> (state, events).
+Logged = Callable[[GameState, Payload, Any], tuple[GameState, list[Any]]]
+
+
+def deal(game: Game, payload: Payload, rng: Any) -> tuple[GameState, list[Any]]:
+    """The deal (``setup``, and a director's re-deal before the start): a new game."""
+    cast = [(int(c), str(n), g) for c, n, g in payload["characters"]]
+    roles = payload.get("roles")
+    auction = payload.get("auction") or {}
+    return engine.new_game(
+        game.ruleset,
+        cast,
+        rng,
+        roles=None if roles is None else {int(c): str(r) for c, r in roles.items()},
+        auction={int(c): dict(bid) for c, bid in auction.items()},
+    )
+
+
+# How each logged ``engine_step`` op after the deal is re-run.
+STEPS: Mapping[str, Logged] = {
+    "night_open": lambda s, p, rng: engine.night_open(s, rng, float(p["now"])),
+    "action": lambda s, p, rng: engine.apply_action(
+        s, engine.action_from_json(p["action"]), rng, float(p["now"])
+    ),
+    "deadline_pass": lambda s, p, rng: engine.deadline_pass(s, rng, float(p["now"])),
+    "night_resolve": lambda s, p, rng: engine.night_resolve(s, rng),
+    "night_publish": lambda s, p, rng: engine.night_publish(
+        s, rng, float(p["now"]), p.get("overrides")
+    ),
+    "day_vote": lambda s, p, rng: engine.day_vote(
+        s, {int(c): Fraction(v) for c, v in p["totals"].items()}, rng, float(p["now"])
+    ),
+    "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng, float(p["now"])),
+}
+DEALS = frozenset({"setup", "deal"})
+
+
+def state_load(game: Game) -> GameState:
+    data = WerewolfGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
+    if data is None:
+        raise NotSetUp()
+    return GameState.from_json(data)
+
+
+def state_save(*, game: Game, state: GameState) -> None:
+    deadline = engine.next_deadline(state)
+    WerewolfGame.objects.filter(pk=game.pk).update(
+        state=state.to_json(),
+        deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+    )
+
+
+def run(game: Game, op: str, payload: Payload, rng_seq: int) -> tuple[GameState, list[Any]]:
+    """One logged step on the stored state (pure: the caller saves it)."""
+    rng = dice.rng(game.seed, rng_seq, op)
+    if op in DEALS:
+        return deal(game, payload, rng)
+    return STEPS[op](state_load(game), payload, rng)
+
+
+def replay(*, game: Game) -> GameState | None:
+    """The state rebuilt from the seed and the log's engine steps alone."""
+    state: GameState | None = None
+    steps = Event.objects.filter(game=game, kind="engine_step").order_by("seq")
+    for p in steps.values_list("payload", flat=True):
+        op = str(p["op"])
+        rng = dice.rng(game.seed, int(p["rng_seq"]), op)
+        if op in DEALS:
+            state = deal(game, p, rng)[0]
+        else:
+            assert state is not None  # noqa: S101  (a log starts with its deal)
+            state = STEPS[op](state, p, rng)[0]
+    return state

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from werewolf import demo, services
+
+
+@shared_task(ignore_result=True)
+def deadlines() -> int:
+    """Beat calls this every tick: forfeit the role games' late night skills and windows."""
+    return services.werewolf_deadlines_run(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+def bots_act() -> int:
+    """Beat calls this every few seconds: the demo's bots use the night skills open to them."""
+    return demo.bots_act(now=timezone.now())

@@ -1,0 +1,209 @@
+"""The role game's portal: one page per character, phone first, Chinese first.
+
+The page shows only what the character may know: its private role card, its team (the wolves
+see each other and tonight's picks), the skills it may use now with their deadlines and
+targets, the witch's 通灵 once the kills are final, its own feedback, and the public log with
+its own private messages. Everything comes from ``werewolf.selectors.player_page`` (the engine's
+``player_view``) and the character's own event streams, never from the full state.
+
+Skills are submitted by a plain form posted back to this page (it works without JavaScript);
+``static/js/werewolf.js`` redraws the state region whenever a live event arrives.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games import selectors as game_selectors
+from games.engine.errors import RuleError
+from games.models import Character, Game
+from werewolf import selectors, services
+from werewolf.engine import get_ruleset
+from werewolf.errors import NotSetUp
+
+# How a log line reads when the event carries no ready-made ``text`` of the post.
+LOG_LABELS = {
+    "role_card": gettext_noop("身份卡：%(name)s（%(faction_name)s）"),
+    "team": gettext_noop("你的队友已公布"),
+    "step_open": gettext_noop("可以行动：%(name)s"),
+    "submitted": gettext_noop("已提交 %(name)s → %(target_name)s"),
+    "forgone": gettext_noop("已放弃 %(name)s"),
+    "team_pick": gettext_noop("队友提交了 %(name)s → %(target_name)s"),
+    "team_vote": gettext_noop("队友投票选举主刀狼 → %(target_name)s"),
+    "leader_elected": gettext_noop("主刀狼：%(name)s"),
+    "forfeited": gettext_noop("超时未行动，视为放弃：%(name)s"),
+    "you_are_out": gettext_noop("你已出局"),
+    "window_open": gettext_noop("可以发动 %(name)s"),
+    "skills_lost": gettext_noop("你失去了全部技能"),
+    "surrender_asked": gettext_noop("%(by_name)s 提议投降"),
+    "surrender_refused": gettext_noop("%(by_name)s 拒绝投降，投降取消"),
+    "night_open": gettext_noop("第 %(day)s 夜开始"),
+    "day_open": gettext_noop("第 %(day)s 天开始"),
+    "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
+    "vote_result": gettext_noop("第 %(day)s 天投票结果"),
+}
+
+
+def _line(frame: dict[str, Any]) -> str:
+    payload = frame["payload"]
+    kind = frame["kind"]
+    if payload.get("text"):
+        return str(payload["text"])
+    if kind == "sense":
+        names = "、".join(t["name"] for t in payload["targets"]) or _("无人")
+        return _("%(skill)s：今晚被指杀的是 %(names)s") % {
+            "skill": payload["skill"],
+            "names": names,
+        }
+    if kind == "feedback" and payload.get("kind") == "divine":
+        seen = payload.get("role") or _("查验无效")
+        return _("预言：%(name)s 是 %(role)s") % {"name": payload["target_name"], "role": seen}
+    if kind == "day_open":
+        dead = "、".join(p["name"] for p in payload["night_out"]) or _("无人")
+        return _("第 %(day)s 天开始，昨夜出局：%(dead)s") % {"day": payload["day"], "dead": dead}
+    if kind == "vote_result":
+        rows = "，".join(f"{name} {total}" for _id, name, total in payload["totals"])
+        return _("第 %(day)s 天投票：%(rows)s") % {"day": payload["day"], "rows": rows or "—"}
+    label = LOG_LABELS.get(kind)
+    if label is None:
+        return kind
+    try:
+        return _(label) % payload
+    except (KeyError, TypeError):
+        return kind
+
+
+def _log(game: Game, character: Character) -> dict[str, Any]:
+    """The character's log (newest first), the 通灵 it received tonight, a pending 投降."""
+    viewer = game_selectors.Viewer(game=game, character=character)
+    frames = game_selectors.events_for_viewer(viewer=viewer, limit=2000)
+    lines = [
+        {"private": f["stream"] == "private", "text": _line(f)}
+        for f in frames
+        if f["kind"] != "engine_step"
+    ]
+    sense: list[dict[str, Any]] | None = None
+    asked = ""
+    for f in frames:
+        if f["kind"] == "night_open":
+            sense = None  # a new night: last night's 通灵 no longer holds
+        elif f["kind"] == "sense":
+            sense = list(f["payload"]["targets"])
+        elif f["kind"] == "surrender_asked":
+            asked = f["payload"]["by_name"]
+        elif f["kind"] in ("surrender_refused", "surrender"):
+            asked = ""
+    return {"lines": lines[::-1], "sense": sense, "surrender_asked": asked}
+
+
+def _targets(view: dict[str, Any], rule: str) -> list[dict[str, Any]]:
+    if rule == "teammate":
+        return [t for t in view.get("team", []) if t["alive"]]
+    alive = [p for p in view["players"] if p["alive"]]
+    if rule == "other":
+        return [p for p in alive if p["id"] != view["id"]]
+    return alive
+
+
+def _when(moment: float) -> datetime:
+    return datetime.fromtimestamp(moment, tz=timezone.get_current_timezone())
+
+
+def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
+    page = selectors.player_page(game=game, character=character, now=now)["me"]
+    rs = get_ruleset(game.ruleset)
+    names = {p["id"]: p["name"] for p in page["players"]}
+    usable = [
+        {
+            **u,
+            "until_at": _when(u["until"]),
+            "targets": _targets(page, rs.skills[u["skill"]].target),
+        }
+        for u in page["usable"]
+    ]
+    log = _log(game, character)
+    team_night = page.get("team_night")
+    picks: list[dict[str, str]] = []
+    if team_night:
+        elect = next(s.name for s in rs.skills.values() if s.handler == "elect")
+        for skill, chosen in team_night["kills"].items():
+            for actor, target in chosen.items():
+                picks.append(
+                    {
+                        "who": names.get(int(actor), "?"),
+                        "skill": rs.skills[skill].name,
+                        "target": names.get(target, _("放弃")) if target is not None else _("放弃"),
+                    }
+                )
+        for actor, target in team_night["votes"].items():
+            picks.append(
+                {
+                    "who": names.get(int(actor), "?"),
+                    "skill": elect,
+                    "target": names.get(target, "?"),
+                }
+            )
+    return {
+        "game": game,
+        "character": character,
+        "me": page,
+        "card": page["card"],
+        "usable": usable,
+        "sense": log["sense"],
+        "leader": names.get(team_night["leader"]) if team_night and team_night["leader"] else "",
+        "picks": picks,
+        "can_surrender": page["alive"] and page["card"]["faction"] in rs.surrender,
+        "surrender_asked": log["surrender_asked"],
+        "players": page["players"],
+        "log": log["lines"],
+        "key": uuid.uuid4().hex,
+        "over": page["winner"] is not None,
+        "config": {"game": game.pk},
+    }
+
+
+def _submit(request: HttpRequest, game: Game, character: Character) -> None:
+    op = request.POST.get("op", "")
+    data: dict[str, Any] = {"kind": op}
+    if op in ("use_skill", "forgo"):
+        data["skill"] = request.POST.get("skill", "")
+    if op == "use_skill":
+        target = request.POST.get("target", "")
+        data["targets"] = [int(target)] if target.isdigit() else []
+    if op == "surrender_answer":
+        data["accept"] = request.POST.get("accept") == "1"
+    try:
+        services.werewolf_action_submit(
+            game_id=game.pk,
+            character_id=character.pk,
+            data=data,
+            key=request.POST.get("key") or None,
+            now=timezone.now(),
+        )
+    except RuleError as e:
+        messages.error(request, e.text)
+    else:
+        messages.success(request, _("已提交。"))
+
+
+def player_page(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
+    """The character's portal; a POST submits a skill and comes back here; ``?part=state``."""
+    if request.method == "POST":
+        _submit(request, game, character)
+        return redirect(request.path)
+    try:
+        context = _context(game, character, timezone.now())
+    except NotSetUp:  # roles not dealt yet
+        return render(request, "werewolf/not_ready.html", {"game": game, "character": character})
+    if request.GET.get("part") == "state":
+        return render(request, "werewolf/_state.html", context)
+    return render(request, "werewolf/player.html", context)
