@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -35,15 +37,13 @@ def request_director(request: HttpRequest) -> User:
     return cast("User", request.user)
 
 
-def directed_game(request: HttpRequest, game_id: int) -> Game:
-    """The game if the signed-in user directs it; otherwise 404, so another director's game looks
-    exactly like a game that does not exist."""
-    game = (
-        selectors.games_for_director(user=request_director(request))
-        .select_related("forum_site")
-        .filter(pk=game_id)
-        .first()
-    )
+def directed_game(request: HttpRequest, game_id: int, kind: str | None = None) -> Game:
+    """The game (of ``kind`` when given) if the signed-in user directs it; otherwise 404, so
+    another director's game looks exactly like a game that does not exist."""
+    games = selectors.games_for_director(user=request_director(request))
+    if kind is not None:
+        games = games.filter(kind=kind)
+    game = games.select_related("forum_site").filter(pk=game_id).first()
     if game is None:
         raise Http404
     return game
@@ -60,6 +60,80 @@ class ReadOnly:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class GameStateAdmin(ReadOnly, admin.ModelAdmin):
+    """A game kind's state (one row per game, keyed by ``game``): listed for the directors of the
+    game, never added, edited or deleted here (only its control room's services change it)."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(game__directors=request_director(request))
+
+    def _directs_any(self, request: HttpRequest) -> bool:
+        user = request.user
+        if not (user.is_active and user.is_staff):
+            return False
+        return selectors.games_for_director(user=request_director(request)).exists()
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self._directs_any(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self._directs_any(request)
+        return selectors.game_is_directed_by(game=obj.game, user=request_director(request))
+
+
+# --- a director's room: its interventions ------------------------------------------------------
+
+INVALID = _("表单有误（理由必填），未作任何改动。")
+
+
+class InterventionForm(forms.Form):
+    """Every intervention is logged with the director's reason: required, the form's last field."""
+
+    reason = forms.CharField(
+        label=_("理由"),
+        max_length=500,
+        widget=forms.TextInput(attrs={"placeholder": _("必填，记入日志"), "size": 30}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+
+
+def run_form(
+    request: HttpRequest,
+    form: forms.Form,
+    run: Callable[[], str | HttpResponse],
+    *,
+    back: str,
+    title: str | Promise = "",
+    invalid: str | Promise = INVALID,
+) -> HttpResponse:
+    """Validate a submitted form and run it: an invalid form or a rule's refusal changes nothing
+    and says why, success says what ``run`` did; then back to ``back`` (unless ``run`` answers
+    with a page of its own). Messages start with the form's ``title`` when it has one."""
+
+    def said(text: str | Promise) -> str:
+        return f"{title}：{text}" if title else str(text)
+
+    if not form.is_valid():
+        messages.error(request, said(invalid))
+        return HttpResponseRedirect(back)
+    try:
+        done = run()
+    except RuleError as exc:
+        messages.error(request, said(exc.text))
+        return HttpResponseRedirect(back)
+    if isinstance(done, HttpResponse):
+        return done
+    messages.success(request, said(done))
+    return HttpResponseRedirect(back)
 
 
 def action_form(

@@ -9,7 +9,8 @@ from ninja.security import APIKeyCookie
 from pydantic import Field
 
 from games import selectors, services
-from games.engine.errors import NotFound
+from games.engine.errors import Forbidden, NotFound
+from games.models import Character, Game
 from games.views import client_address, session_login
 
 router = Router(tags=["games"])
@@ -32,6 +33,26 @@ class PlayerSession(APIKeyCookie):
             return None
         characters = await request.session.aget(selectors.SESSION_KEY)
         return dict(characters) if characters else None
+
+
+def session_actor(request: HttpRequest, game_id: int) -> int:
+    """The character an action endpoint (``auth=PlayerSession()``) acts for in this game: the
+    session says who acts; the service checks it against the locked game's state."""
+    character_id = request.auth.get(str(game_id))  # type: ignore[attr-defined]
+    if character_id is None:
+        raise Forbidden()
+    return int(character_id)
+
+
+def session_player(request: HttpRequest, game_id: int) -> tuple[Game, Character]:
+    """The game and the session's character in it (404 for no game, 403 for no character)."""
+    game = selectors.game_by_id(game_id=game_id)
+    if game is None:
+        raise NotFound()
+    character = selectors.session_character(game=game, session=request.session)
+    if character is None:
+        raise Forbidden()
+    return game, character
 
 
 class ErrorOut(Schema):

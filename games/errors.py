@@ -61,3 +61,10 @@ class TallyPublished(RuleError):
     status = 409
     message = "这一天的投票结果已经公示；如需更正，请另发公示。"
     message_en = "This day's vote result is already published; publish a correction instead."
+
+
+class BadIdempotencyKey(RuleError):
+    code = "bad_idempotency_key"
+    status = 400
+    message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
+    message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."

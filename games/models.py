@@ -215,6 +215,25 @@ class Event(models.Model):
         return f"#{self.seq} {self.kind}"
 
 
+class ActionAnswer(models.Model):
+    """A player's applied request, by idempotency key, with its answer: a retry gets the same
+    answer (``games.idempotency``). A refused request changed nothing and is not kept, so
+    retrying it asks the rules again. Each game kind keeps its own table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    request = models.JSONField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.key}"
+
+
 class AnnouncementStatus(models.TextChoices):
     DRAFT = "draft", _("草稿")
     PUBLISHED = "published", _("已发布")

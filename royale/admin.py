@@ -15,7 +15,6 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.response import TemplateResponse
@@ -28,10 +27,10 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as game_selectors
 from games import services as game_services
-from games.admin import request_director
+from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
 from royale import admin_events, admin_market, admin_sandbox, services
-from royale.admin_common import ReasonForm, StateForm, control_url, directed_game, run_form
+from royale.admin_common import StateForm, control_url, directed_game
 from royale.admin_votes import votes_panel
 from royale.engine.ruleset import TIERED_CATEGORIES, Ruleset, get_ruleset
 from royale.engine.state import MODE_ACT, MODE_REST, GameState
@@ -54,7 +53,7 @@ def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, RoyaleGame]:
 # --- forms -------------------------------------------------------------------------------------
 
 
-class _ReasonForm(StateForm, ReasonForm):
+class _ReasonForm(StateForm, InterventionForm):
     """An intervention of the main card (run by ``RUNS``)."""
 
 
@@ -378,42 +377,11 @@ def _kind_keys(rs: Ruleset) -> list[tuple[str, str]]:
 
 
 @admin.register(RoyaleGame)
-class RoyaleGameAdmin(admin.ModelAdmin):
+class RoyaleGameAdmin(GameStateAdmin):
     list_display = ("game", "day", "phase", "paused", "auto_publish", "control_room")
     list_select_related = ("game",)
     fields = ("game", "auto_publish")
     readonly_fields = ("game", "auto_publish")
-
-    # -- scope: a director sees only the games they direct, a superuser all -----------------------
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[RoyaleGame]:
-        qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(game__directors=request_director(request))
-
-    def _directs_any(self, request: HttpRequest) -> bool:
-        user = request.user
-        if not (user.is_active and user.is_staff):
-            return False
-        return game_selectors.games_for_director(user=request_director(request)).exists()
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return self._directs_any(request)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is None:
-            return self._directs_any(request)
-        return game_selectors.game_is_directed_by(game=obj.game, user=request_director(request))
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # a royale state is dealt by royale_setup, never typed in
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # the state changes only through the control room's services
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=_("第几天"))
     def day(self, obj: RoyaleGame) -> int:

@@ -15,11 +15,11 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games.admin import request_director
+from games.admin import InterventionForm, request_director, run_form
 from games.engine.errors import RuleError
 from games.models import Game
 from royale import sandbox, services
-from royale.admin_common import ReasonForm, control_url, directed_game, run_form
+from royale.admin_common import control_url, directed_game
 from royale.engine.ruleset import get_ruleset
 from royale.models import RoyaleGame
 
@@ -66,7 +66,7 @@ def testmatch_create_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
     game = directed_game(request, game_id)
-    form = ReasonForm(request.POST)
+    form = InterventionForm(request.POST)
 
     def create() -> HttpResponse:
         copy, passwords = sandbox.testmatch_create(
@@ -90,7 +90,7 @@ def testmatch_conclude_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
     game = directed_game(request, game_id)
-    form = ReasonForm(request.POST)
+    form = InterventionForm(request.POST)
 
     def conclude() -> str:
         winners = sandbox.testmatch_conclude(
@@ -134,5 +134,5 @@ def testmatch_context(game: Game, royale: RoyaleGame) -> dict[str, Any]:
         "test_copies": list(
             RoyaleGame.objects.filter(test_of=game).select_related("game").order_by("pk")
         ),
-        "test_form": ReasonForm(),
+        "test_form": InterventionForm(),
     }

@@ -12,10 +12,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 
-from games.api import ErrorOut, PlayerSession
-from games.engine.errors import Forbidden, NotFound
-from games.models import Character, Game
-from games.selectors import game_by_id, session_character
+from games.api import ErrorOut, PlayerSession, session_actor, session_player
 from royale import selectors as royale_selectors
 from royale import services
 
@@ -64,16 +61,6 @@ class MeOut(Schema):
     rules: dict[str, Any]
 
 
-def _player(request: HttpRequest, game_id: int) -> tuple[Game, Character]:
-    game = game_by_id(game_id=game_id)
-    if game is None:
-        raise NotFound()
-    character = session_character(game=game, session=request.session)
-    if character is None:
-        raise Forbidden()
-    return game, character
-
-
 def _submit_pooled(**kwargs: Any) -> dict[str, Any]:
     try:
         return services.action_submit(**kwargs)
@@ -101,10 +88,7 @@ async def act(
     body: ActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
-    # The session says who acts; the service checks it against the locked game's state.
-    character_id = request.auth.get(str(game_id))  # type: ignore[attr-defined]
-    if character_id is None:
-        raise Forbidden()
+    character_id = session_actor(request, game_id)
     # Actions of one game queue on its row lock anyway: a small shared pool of threads, rather
     # than a thread per request, keeps a busy night from starving the loop that pushes results.
     # (Tests turn it off: their database transaction lives in the request's own thread.)
@@ -115,7 +99,7 @@ async def act(
     )
     result: dict[str, Any] = await submit(
         game_id=game_id,
-        character_id=int(character_id),
+        character_id=character_id,
         data=body.dict(exclude_none=True),
         key=idempotency_key,
         now=timezone.now(),
@@ -129,5 +113,5 @@ async def act(
     summary="我的角色：生命、体力、位置、道具、搜索冷却；地图",
 )
 def me(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    game, character = _player(request, game_id)
+    game, character = session_player(request, game_id)
     return royale_selectors.player_page(game=game, character=character, now=timezone.now())

@@ -7,26 +7,14 @@ their actions are ordered, logged and pushed like anyone's.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, User
-from django.db import transaction
 from django.utils import timezone
 
-from games import credentials
 from games import services as game_services
+from games.demo import Demo, demo_characters, demo_director, demo_logins, demo_wipe
 from games.engine.errors import RuleError
-from games.models import (
-    Announcement,
-    Character,
-    Event,
-    Game,
-    GameStatus,
-    TimetableOverride,
-    TransitionRecord,
-)
+from games.models import Game, GameStatus, TimetableOverride
 from royale import services
 from royale.engine.ruleset import get_ruleset
 from royale.engine.simulate import choose
@@ -47,47 +35,11 @@ BOTS = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Demo:
-    game: Game
-    director_username: str
-    director_password: str
-    passwords: list[game_services.IssuedCredential]
-    links: list[game_services.IssuedCredential]
-
-
-def _wipe(number: str) -> None:
-    """Remove an earlier demo game whole: a fresh demo each run, never a second one."""
-    game = Game.objects.filter(number=number).first()
-    if game is None:
-        return
-    with transaction.atomic():
-        Event.objects.filter(game=game).delete()
-        ActionRecord.objects.filter(game=game).delete()
-        for model in (Announcement, TransitionRecord, TimetableOverride, RoyaleGame):
-            model.objects.filter(game=game).delete()
-        Character.objects.filter(game=game).delete()
-        game.delete()
-
-
-def _director() -> tuple[User, str]:
-    game_services.groups_ensure()
-    director, _ = get_user_model().objects.get_or_create(
-        username="director", defaults={"is_staff": True}
-    )
-    password = credentials.password_generate()
-    director.set_password(password)
-    director.is_staff = True
-    director.save()
-    director.groups.add(Group.objects.get(name=game_services.DIRECTORS_GROUP))
-    return director, password
-
-
 def demo_load(*, now: datetime | None = None) -> Demo:
     """A [256] game of 40 characters, 37 of them bots, with night 1's window open now."""
     now = now or timezone.now()
-    director, director_password = _director()
-    _wipe(DEMO_NUMBER)
+    director, director_password = demo_director(password_reset=True)
+    demo_wipe(DEMO_NUMBER, (ActionRecord, RoyaleGame))
     game = game_services.game_create(
         kind="royale",
         ruleset="islington_256",
@@ -97,13 +49,7 @@ def demo_load(*, now: datetime | None = None) -> Demo:
         status=GameStatus.RUNNING,
     )
     game.directors.add(director)
-    Character.objects.bulk_create(
-        [
-            Character(game=game, name=name, forum_uid=str(1000 + i), forum_username=f"player{i}")
-            for i, name in enumerate(HUMANS, start=1)
-        ]
-        + [Character(game=game, name=name, bot=True) for name in BOTS]
-    )
+    demo_characters(game, HUMANS, BOTS, uid_from=1000, username="player")
     # Day 1 opened a few minutes ago and its night window is open for the next three hours.
     moments = {
         "day_open": now - timedelta(minutes=3),
@@ -118,13 +64,7 @@ def demo_load(*, now: datetime | None = None) -> Demo:
     services.royale_setup(game=game)
     RoyaleGame.objects.filter(pk=game.pk).update(auto_publish=True)
     game_services.transitions_run_due(now=now)
-    humans = list(game.characters.filter(bot=False).order_by("id"))
-    passwords = game_services.character_passwords_generate(
-        game=game, director=director, characters=humans
-    )
-    links = game_services.character_links_issue(game=game, director=director, characters=humans)
-    game.refresh_from_db()
-    return Demo(game, director.get_username(), director_password, passwords, links)
+    return demo_logins(game, director, director_password)
 
 
 def bots_act(*, now: datetime, per_bot: int = 1, brain: random.Random | None = None) -> int:

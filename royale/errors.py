@@ -19,13 +19,6 @@ class AlreadySetUp(RuleError):
     message_en = "This game has already been set up."
 
 
-class BadIdempotencyKey(RuleError):
-    code = "bad_idempotency_key"
-    status = 400
-    message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
-    message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."
-
-
 class TestMatchRefused(RuleError):
     code = "test_match_refused"
     status = 409

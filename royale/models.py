@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Character, Game
+from games.models import ActionAnswer, Game
 
 
 class RoyaleGame(models.Model):
@@ -42,21 +42,10 @@ class RoyaleGame(models.Model):
         return str(self.game)
 
 
-class ActionRecord(models.Model):
-    """An applied request, by idempotency key: a retry gets the same answer. (A refused request
-    changed nothing and is not kept, so retrying it asks the rules again.)"""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    request = models.JSONField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+class ActionRecord(ActionAnswer):
+    """The battle royale's applied requests by idempotency key."""
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "character", "key"], name="uniq_action_key")
         ]
-
-    def __str__(self) -> str:
-        return f"{self.character} {self.key}"

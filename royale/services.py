@@ -7,20 +7,20 @@ from the seed rebuilds the stored state (``manage.py replay_game``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import live
 from games.engine import dice
-from games.engine.errors import Forbidden, InvalidInput, RuleError, WrongPhase
+from games.engine.errors import Forbidden, InvalidInput, WrongPhase
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused, NoStartDate
+from games.idempotency import answer_record, submit_once
 from games.models import (
     Announcement,
     AnnouncementStatus,
@@ -33,12 +33,9 @@ from games.services import events_append, game_lock, game_mark_finished, reason_
 from royale import engine, store
 from royale.engine.night import counted_deaths
 from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
-from royale.errors import AlreadySetUp, BadIdempotencyKey, NotSetUp
+from royale.errors import AlreadySetUp, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
-
-KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
 
 # Deaths the posts announce the moment they happen; every other death waits for the morning.
 ANNOUNCED_AT_ONCE = frozenset({CAUSE_RED_CARD})
@@ -241,28 +238,15 @@ def action_submit(
     This is the hot path of a night: under the lock it reads the game row and (unless this
     process holds it already) the state, and nothing else.
     """
-    if key is not None and not KEY_PATTERN.match(key):
-        raise BadIdempotencyKey()
-    try:
-        return _action_apply(
+    return submit_once(
+        records=ActionRecord,
+        game_id=game_id,
+        character_id=character_id,
+        key=key,
+        apply=lambda: _action_apply(
             game_id=game_id, character_id=character_id, data=data, key=key, now=now
-        )
-    except (IntegrityError, RuleError):
-        # A retry of an applied request fails one way or the other: the rules refuse it now
-        # (the first one changed the state), or its key is taken (it raced the first one in
-        # and was rolled back). Either way, the first answer stands. Looking the key up only
-        # here keeps a query off every first request.
-        done = _answered(game_id, character_id, key) if key is not None else None
-        if done is None:
-            raise
-        return done
-
-
-def _answered(game_id: int, character_id: int, key: str) -> dict[str, Any] | None:
-    record = ActionRecord.objects.filter(
-        game_id=game_id, character_id=character_id, key=key
-    ).first()
-    return None if record is None else dict(record.response)
+        ),
+    )
 
 
 def _action_apply(
@@ -300,14 +284,14 @@ def _action_apply(
             ],
             "me": character_view(state=after, character_id=character_id, now=moment),
         }
-        if key is not None:
-            ActionRecord.objects.create(
-                game=locked,
-                character_id=character_id,
-                key=key,
-                request=dict(data),
-                response=response,
-            )
+        answer_record(
+            records=ActionRecord,
+            game=locked,
+            character_id=character_id,
+            key=key,
+            request=data,
+            response=response,
+        )
     return response
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 from django.core.cache import cache
@@ -138,6 +138,47 @@ def api_login(client: Client | AsyncClient, number: str, password: Any, **extra:
         content_type="application/json",
         **extra,
     )
+
+
+class ApiPlayer:
+    """A character's browser: logged in over HTTP, acting through its game kind's API (the
+    subclass's ``kind``: ``/api/<kind>/games/<id>/…``)."""
+
+    kind: ClassVar[str]
+
+    def __init__(self, game: Game, name: str, password: str) -> None:
+        self.game, self.name = game, name
+        self.client = Client()
+        response = api_login(self.client, game.number, password)
+        assert response.status_code == 200, response.content
+        self.id = Character.objects.get(game=game, name=name).pk
+
+    def act(self, kind: str, *, key: str | None = None, **fields: Any) -> Any:
+        return self.client.post(
+            f"/api/{self.kind}/games/{self.game.pk}/actions",
+            {"kind": kind, **fields},
+            content_type="application/json",
+            headers={"Idempotency-Key": key} if key else None,
+        )
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every frame this character may see (its public and private streams), in order."""
+        response = self.client.get(f"/api/games/{self.game.pk}/events")
+        assert response.status_code == 200, response.content
+        return list(response.json()["events"])
+
+    def heard(self, kind: str, *, stream: str | None = None) -> list[dict[str, Any]]:
+        """The payloads of the frames of ``kind`` this character saw (of one stream if given)."""
+        return [
+            f["payload"]
+            for f in self.events()
+            if f["kind"] == kind and stream in (None, f["stream"])
+        ]
+
+    def me(self) -> dict[str, Any]:
+        response = self.client.get(f"/api/{self.kind}/games/{self.game.pk}/me")
+        assert response.status_code == 200, response.content
+        return dict(response.json()["me"])
 
 
 def session_cookie(client: Client) -> tuple[bytes, bytes]:

@@ -16,7 +16,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.response import TemplateResponse
@@ -26,10 +25,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import selectors as game_selectors
-from games.admin import request_director
+from games import admin as games_admin
+from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
 from games.models import Game
-from royale.admin_common import ReasonForm, run_form
 from werewolf import selectors, services
 from werewolf.engine import get_ruleset
 from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
@@ -50,14 +48,7 @@ NIGHT_CAUSES = (CAUSE_SHOT, CAUSE_POISON, CAUSE_KILL)
 
 def directed_game(request: HttpRequest, game_id: int) -> Game:
     """The role game if the signed-in user directs it; otherwise 404, like a missing game."""
-    game = (
-        game_selectors.games_for_director(user=request_director(request))
-        .filter(pk=game_id, kind="werewolf")
-        .first()
-    )
-    if game is None:
-        raise Http404
-    return game
+    return games_admin.directed_game(request, game_id, kind="werewolf")
 
 
 def night_url(game: Game, anchor: str = "") -> str:
@@ -78,7 +69,7 @@ class DealForm(_StateForm):
     """发身份: the roles dealt from the game's seed (the director may adjust them after)."""
 
 
-class RolesForm(_StateForm, ReasonForm):
+class RolesForm(_StateForm, InterventionForm):
     """One role per character, before the start."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -107,11 +98,11 @@ class ResolveForm(_StateForm):
     """Run the engine on the night's submissions: the draft, not yet public."""
 
 
-class PublishForm(_StateForm, ReasonForm):
+class PublishForm(_StateForm, InterventionForm):
     """Approve the engine's draft as it is and publish it."""
 
 
-class OverrideForm(_StateForm, ReasonForm):
+class OverrideForm(_StateForm, InterventionForm):
     """Replace the night's eliminations, then publish (the engine's draft stays in the log)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -299,38 +290,9 @@ def _ops(state: GameState | None) -> list[str]:
 
 
 @admin.register(WerewolfGame)
-class WerewolfGameAdmin(admin.ModelAdmin):
+class WerewolfGameAdmin(GameStateAdmin):
     list_display = ("game", "night_room")
     list_select_related = ("game",)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[WerewolfGame]:
-        qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(game__directors=request_director(request))
-
-    def _directs_any(self, request: HttpRequest) -> bool:
-        user = request.user
-        if not (user.is_active and user.is_staff):
-            return False
-        return game_selectors.games_for_director(user=request_director(request)).exists()
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return self._directs_any(request)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is None:
-            return self._directs_any(request)
-        return game_selectors.game_is_directed_by(game=obj.game, user=request_director(request))
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # dealt by werewolf_setup from the night room
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # changed only through the night room's services
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=_("夜晚控制室"))
     def night_room(self, obj: WerewolfGame) -> str:

@@ -9,9 +9,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 
-from games.api import ErrorOut, PlayerSession
-from games.engine.errors import Forbidden, NotFound
-from games.selectors import game_by_id, session_character
+from games.api import ErrorOut, PlayerSession, session_actor, session_player
 from werewolf import selectors, services
 
 router = Router(tags=["werewolf"])
@@ -57,16 +55,13 @@ async def act(
     body: ActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
-    # The session says who acts; the service checks it against the locked game's state.
-    character_id = request.auth.get(str(game_id))  # type: ignore[attr-defined]
-    if character_id is None:
-        raise Forbidden()
+    character_id = session_actor(request, game_id)
     data = body.dict(exclude_none=True)
     if "targets" in data:
         data["targets"] = tuple(data["targets"])
     result: dict[str, Any] = await sync_to_async(services.werewolf_action_submit)(
         game_id=game_id,
-        character_id=int(character_id),
+        character_id=character_id,
         data=data,
         key=idempotency_key,
         now=timezone.now(),
@@ -80,10 +75,5 @@ async def act(
     summary="我的身份卡、可用技能与时限、反馈；公示记录",
 )
 def me(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    game = game_by_id(game_id=game_id)
-    if game is None:
-        raise NotFound()
-    character = session_character(game=game, session=request.session)
-    if character is None:
-        raise Forbidden()
+    game, character = session_player(request, game_id)
     return selectors.player_page(game=game, character=character, now=timezone.now())

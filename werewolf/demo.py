@@ -8,27 +8,15 @@ exactly like a player's portal, so their submissions are ordered, logged and pus
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, User
-from django.db import transaction
 from django.utils import timezone
 
-from games import credentials
 from games import services as game_services
+from games.demo import Demo, demo_characters, demo_director, demo_logins, demo_wipe
 from games.engine.errors import RuleError
-from games.models import (
-    Announcement,
-    Character,
-    Event,
-    Game,
-    GameStatus,
-    TimetableOverride,
-    TransitionRecord,
-)
+from games.models import Game, GameStatus
 from werewolf import services
 from werewolf.engine import get_ruleset
 from werewolf.engine.state import NIGHT
@@ -36,7 +24,6 @@ from werewolf.models import WerewolfAction, WerewolfGame
 from werewolf.selectors import player_view, werewolf_state
 
 DEMO_NUMBER = "099"
-DIRECTOR = "director"  # the royale demo's director directs this game too
 HUMANS = ("阿米娅", "凯尔希", "能天使")
 BOTS = (
     "德克萨斯", "拉普兰德", "陈", "星熊", "塞雷娅", "银灰", "艾雅法拉", "伊芙利特",
@@ -46,54 +33,11 @@ BOTS = (
 MALE = frozenset({"银灰"})
 
 
-@dataclass(frozen=True)
-class Demo:
-    game: Game
-    director_username: str
-    director_password: str | None  # None: the director existed already (password unchanged)
-    passwords: list[game_services.IssuedCredential]
-    links: list[game_services.IssuedCredential]
-
-
-def _wipe(number: str) -> None:
-    """Remove an earlier demo game whole: a fresh demo each run, never a second one."""
-    game = Game.objects.filter(number=number).first()
-    if game is None:
-        return
-    with transaction.atomic():
-        Event.objects.filter(game=game).delete()
-        for model in (
-            WerewolfAction,
-            WerewolfGame,
-            Announcement,
-            TransitionRecord,
-            TimetableOverride,
-            Character,
-        ):
-            model.objects.filter(game=game).delete()
-        game.delete()
-
-
-def _director() -> tuple[User, str | None]:
-    """The demo's director; a new one gets a password, an existing one keeps its own."""
-    game_services.groups_ensure()
-    director, created = get_user_model().objects.get_or_create(
-        username=DIRECTOR, defaults={"is_staff": True}
-    )
-    password = None
-    if created:
-        password = credentials.password_generate()
-        director.set_password(password)
-        director.save()
-    director.groups.add(Group.objects.get(name=game_services.DIRECTORS_GROUP))
-    return director, password
-
-
 def demo_load(*, now: datetime | None = None) -> Demo:
     """A [099] game of 18 characters, 15 of them bots, dealt from the seed, night 1 open now."""
     now = now or timezone.now()
-    director, password = _director()
-    _wipe(DEMO_NUMBER)
+    director, password = demo_director(password_reset=False)
+    demo_wipe(DEMO_NUMBER, (WerewolfAction, WerewolfGame))
     game = game_services.game_create(
         kind="werewolf",
         ruleset="arknights_099",
@@ -103,13 +47,7 @@ def demo_load(*, now: datetime | None = None) -> Demo:
         status=GameStatus.RUNNING,
     )
     game.directors.add(director)
-    Character.objects.bulk_create(
-        [
-            Character(game=game, name=name, forum_uid=str(2000 + i), forum_username=f"doctor{i}")
-            for i, name in enumerate(HUMANS, start=1)
-        ]
-        + [Character(game=game, name=name, bot=True) for name in BOTS]
-    )
+    demo_characters(game, HUMANS, BOTS, uid_from=2000, username="doctor")
     by_name = dict(game.characters.values_list("name", "pk"))
     genders = {pk: "男" if name in MALE else "女" for name, pk in by_name.items()}
     services.werewolf_setup(game=game, genders=genders)
@@ -117,13 +55,7 @@ def demo_load(*, now: datetime | None = None) -> Demo:
     # scheduler does not replay them on the night just opened.
     game_services.transitions_run_due(now=now)
     services.werewolf_start(game=game, director=director, now=now)
-    humans = list(game.characters.filter(bot=False).order_by("id"))
-    passwords = game_services.character_passwords_generate(
-        game=game, director=director, characters=humans
-    )
-    links = game_services.character_links_issue(game=game, director=director, characters=humans)
-    game.refresh_from_db()
-    return Demo(game, director.get_username(), password, passwords, links)
+    return demo_logins(game, director, password)
 
 
 def bots_act(*, now: datetime, brain: random.Random | None = None) -> int:

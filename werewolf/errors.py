@@ -24,10 +24,3 @@ class AlreadyStarted(RuleError):
     status = 409
     message = "游戏已经开始，不能再调整身份。"
     message_en = "The game has started: the roles can no longer be changed."
-
-
-class BadIdempotencyKey(RuleError):
-    code = "bad_idempotency_key"
-    status = 400
-    message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
-    message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."

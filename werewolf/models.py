@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Character, Game
+from games.models import ActionAnswer, Game
 
 
 class WerewolfGame(models.Model):
@@ -30,15 +30,8 @@ class WerewolfGame(models.Model):
         return str(self.game)
 
 
-class WerewolfAction(models.Model):
-    """An applied request, by idempotency key: a retry gets the same answer."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    request = models.JSONField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+class WerewolfAction(ActionAnswer):
+    """The role games' applied requests by idempotency key."""
 
     class Meta:
         constraints = [
@@ -46,6 +39,3 @@ class WerewolfAction(models.Model):
                 fields=["game", "character", "key"], name="uniq_werewolf_action_key"
             )
         ]
-
-    def __str__(self) -> str:
-        return f"{self.character} {self.key}"

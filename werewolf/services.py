@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import live
@@ -23,18 +22,18 @@ from games.ballots import ballot_tally
 from games.engine.errors import Forbidden, RuleError
 from games.engine.events import DIRECTORS, GameEvent
 from games.errors import GameNotLive, GamePaused, NoVoteThread
+from games.idempotency import answer_record, submit_once
 from games.models import Character, CharacterStatus, Game, GameStatus
 from games.services import events_append, game_lock, game_mark_finished, reason_required
 from werewolf import cards, engine, store
 from werewolf.engine.errors import NightNotDone
 from werewolf.engine.state import DAY, LATE, NIGHT, OVER, SETUP, GameState
-from werewolf.errors import AlreadySetUp, AlreadyStarted, BadIdempotencyKey, NotSetUp
+from werewolf.errors import AlreadySetUp, AlreadyStarted, NotSetUp
 from werewolf.models import WerewolfAction, WerewolfGame
 from werewolf.selectors import player_view
 
 logger = logging.getLogger(__name__)
 
-KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A night death is public without its role (夜晚出局的角色不公示其身份), nor how it happened.
 NIGHT_CAUSE = "夜晚出局"
 
@@ -172,23 +171,15 @@ def werewolf_action_submit(
 ) -> dict[str, Any]:
     """Apply one player action now. The actor is always the logged-in character; a retry with
     an applied idempotency key gets the first answer again and changes nothing."""
-    if key is not None and not KEY_PATTERN.match(key):
-        raise BadIdempotencyKey()
-    try:
-        return _action_apply(
+    return submit_once(
+        records=WerewolfAction,
+        game_id=game_id,
+        character_id=character_id,
+        key=key,
+        apply=lambda: _action_apply(
             game_id=game_id, character_id=character_id, data=data, key=key, now=now
-        )
-    except (IntegrityError, RuleError):
-        record = (
-            WerewolfAction.objects.filter(game_id=game_id, character_id=character_id, key=key)
-            .values_list("response", flat=True)
-            .first()
-            if key is not None
-            else None
-        )
-        if record is None:
-            raise
-        return dict(record)
+        ),
+    )
 
 
 def _action_apply(
@@ -214,14 +205,14 @@ def _action_apply(
             ],
             "me": player_view(state=store.state_load(locked), character_id=character_id),
         }
-        if key is not None:
-            WerewolfAction.objects.create(
-                game=locked,
-                character_id=character_id,
-                key=key,
-                request=dict(data),
-                response=response,
-            )
+        answer_record(
+            records=WerewolfAction,
+            game=locked,
+            character_id=character_id,
+            key=key,
+            request=data,
+            response=response,
+        )
     return response
 
 

@@ -12,7 +12,7 @@ from games import services as game_services
 from games.models import Character, Game
 from royale import services
 from royale.engine import get_ruleset, register_ruleset, ruleset_keys
-from tests.conftest import api_login, bj, make_game
+from tests.conftest import ApiPlayer, bj, make_game
 
 DAY_SECTIONS = ("events", "npcs")
 
@@ -59,42 +59,8 @@ def night_one(game: Game) -> None:
     game_services.transitions_run_due(now=bj(1, 21, 12))
 
 
-class Player:
-    """A character's browser: logged in over HTTP, acting through the API."""
-
-    def __init__(self, game: Game, name: str, password: str) -> None:
-        self.game, self.name = game, name
-        self.client = Client()
-        response = api_login(self.client, game.number, password)
-        assert response.status_code == 200, response.content
-        self.id = Character.objects.get(game=game, name=name).pk
-
-    def act(self, kind: str, *, key: str | None = None, **fields: Any) -> Any:
-        return self.client.post(
-            f"/api/royale/games/{self.game.pk}/actions",
-            {"kind": kind, **fields},
-            content_type="application/json",
-            headers={"Idempotency-Key": key} if key else None,
-        )
-
-    def events(self) -> list[dict[str, Any]]:
-        """Every frame this character may see (its public and private streams), in order."""
-        response = self.client.get(f"/api/games/{self.game.pk}/events")
-        assert response.status_code == 200, response.content
-        return list(response.json()["events"])
-
-    def heard(self, kind: str, *, stream: str | None = None) -> list[dict[str, Any]]:
-        """The payloads of the frames of ``kind`` this character saw (of one stream if given)."""
-        return [
-            f["payload"]
-            for f in self.events()
-            if f["kind"] == kind and stream in (None, f["stream"])
-        ]
-
-    def me(self) -> dict[str, Any]:
-        response = self.client.get(f"/api/royale/games/{self.game.pk}/me")
-        assert response.status_code == 200, response.content
-        return dict(response.json()["me"])
+class Player(ApiPlayer):
+    kind = "royale"
 
 
 @pytest.fixture

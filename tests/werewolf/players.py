@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.test import Client
-
 from games import services as game_services
 from games.models import Character, Game
-from tests.conftest import START, api_login
+from tests.conftest import START, ApiPlayer
 from tests.werewolf.engine.support import SEATS
 from werewolf import services
 
@@ -36,42 +34,13 @@ def werewolf_game(number: str = "099") -> tuple[Game, dict[int, int]]:
     return game, ids
 
 
-class Player:
-    """A character's browser: logged in over HTTP, acting through the API."""
-
-    def __init__(self, game: Game, name: str, password: str) -> None:
-        self.game, self.name = game, name
-        self.client = Client()
-        response = api_login(self.client, game.number, password)
-        assert response.status_code == 200, response.content
-        self.id = Character.objects.get(game=game, name=name).pk
-
-    def act(self, kind: str, *, key: str | None = None, **fields: Any) -> Any:
-        return self.client.post(
-            f"/api/werewolf/games/{self.game.pk}/actions",
-            {"kind": kind, **fields},
-            content_type="application/json",
-            headers={"Idempotency-Key": key} if key else None,
-        )
+class Player(ApiPlayer):
+    kind = "werewolf"
 
     def use(self, skill: str, *targets: int) -> dict[str, Any]:
         response = self.act("use_skill", skill=skill, targets=list(targets))
         assert response.status_code == 200, response.content
         return dict(response.json())
-
-    def events(self) -> list[dict[str, Any]]:
-        """Every frame this character may see (its public and private streams), in order."""
-        response = self.client.get(f"/api/games/{self.game.pk}/events")
-        assert response.status_code == 200, response.content
-        return list(response.json()["events"])
-
-    def heard(self, kind: str) -> list[dict[str, Any]]:
-        return [f["payload"] for f in self.events() if f["kind"] == kind]
-
-    def me(self) -> dict[str, Any]:
-        response = self.client.get(f"/api/werewolf/games/{self.game.pk}/me")
-        assert response.status_code == 200, response.content
-        return dict(response.json()["me"])
 
 
 def players(game: Game) -> dict[int, Player]:

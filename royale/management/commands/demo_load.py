@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.demo import director_line, logins_print
 from royale import demo
 
 
@@ -22,12 +23,6 @@ class Command(BaseCommand):
         out(f"门户 portal:   http://{host}/")
         out(f"API 文档 docs: http://{host}/api/docs")
         out(f"后台 admin:    http://{host}/admin/")
-        out(f"导演 director: {loaded.director_username} / {loaded.director_password}")
+        out(director_line(loaded))
         out(f"{game.forum_title}: 第 {game.day} 天，夜间行动窗口已开放 (night window open)")
-        out(f"  登录 login: http://{host}/play/{game.number}/   ({len(demo.BOTS)} 个机器人角色)")
-        for issued, link in zip(loaded.passwords, loaded.links, strict=True):
-            out(
-                f"  {issued.character.name}: {issued.secret}   "
-                f"http://{host}/play/{game.number}/k/{link.secret}/"
-            )
-        out("")
+        logins_print(out, host, loaded, len(demo.BOTS))

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.demo import director_line, logins_print
 from werewolf import demo
 
 
@@ -19,14 +20,7 @@ class Command(BaseCommand):
         out = self.stdout.write
         out("")
         out(f"== {game.forum_title} 版杀 demo ==")
-        password = loaded.director_password or "（同上 same as above）"
-        out(f"导演 director: {loaded.director_username} / {password}")
+        out(director_line(loaded))
         room = f"http://{host}/admin/werewolf/werewolfgame/{game.pk}/night/"
         out(f"夜晚控制室 night room: {room}")
-        out(f"  登录 login: http://{host}/play/{game.number}/   ({len(demo.BOTS)} 个机器人角色)")
-        for issued, link in zip(loaded.passwords, loaded.links, strict=True):
-            out(
-                f"  {issued.character.name}: {issued.secret}   "
-                f"http://{host}/play/{game.number}/k/{link.secret}/"
-            )
-        out("")
+        logins_print(out, host, loaded, len(demo.BOTS))
