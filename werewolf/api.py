@@ -17,11 +17,13 @@ router = Router(tags=["werewolf"])
 
 class ActionIn(Schema):
     """One action. ``kind``: use_skill (``skill``, the ruleset's key, and ``targets``, the
-    targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``)."""
+    targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``),
+    vote (``target``: the day's ballot when the day has no forum vote thread)."""
 
     kind: str
     skill: str | None = None
     targets: list[int] | None = None
+    target: int | None = None
     accept: bool | None = None
 
 
@@ -47,7 +49,7 @@ class PageOut(Schema):
         404: ErrorOut,
         409: ErrorOut,
     },
-    summary="发动/放弃技能，投降（立即生效）",
+    summary="发动/放弃技能，投降，投票（立即生效）",
 )
 async def act(
     request: HttpRequest,

@@ -18,10 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import live
-from games.ballots import ballot_tally
+from games.ballots import ballot_day, ballot_tally
 from games.engine.errors import Forbidden, RuleError
 from games.engine.events import DIRECTORS, GameEvent
-from games.errors import GameNotLive, GamePaused, NoVoteThread
+from games.errors import GameNotLive, GamePaused, NoStartDate, NoVoteThread
 from games.idempotency import answer_record, submit_once
 from games.models import Character, CharacterStatus, Game, GameStatus
 from games.services import events_append, game_lock, game_mark_finished, reason_required
@@ -190,8 +190,10 @@ def _action_apply(
         _live(locked)
         if locked.paused:
             raise GamePaused()
-        action = engine.action_from_json({**data, "actor": character_id})
-        if character_id not in store.state_load(locked).players:
+        state = store.state_load(locked)
+        clock = _clock(locked, state.day, data)
+        action = engine.action_from_json({**data, "actor": character_id, **clock})
+        if character_id not in state.players:
             raise Forbidden()
         payload = {"action": action.to_json(), "now": _now(now)}
         after, events = _run(game=locked, op="action", payload=payload)
@@ -216,6 +218,22 @@ def _action_apply(
     return response
 
 
+def _clock(game: Game, day: int, data: Mapping[str, Any]) -> dict[str, int | None]:
+    """A portal ballot's close and speed-up, from the schedule and never from the player: the
+    engine refuses changes in the last hour and during a speed-up with them."""
+    if data.get("kind") != engine.Vote.kind:
+        return {}
+    try:
+        when = ballot_day(game=game, day=day)
+    except NoStartDate:
+        return {"closes_at": None, "sped_up_at": None}
+    sped = when.sped_up_at
+    return {
+        "closes_at": int(when.closes_at.timestamp()),
+        "sped_up_at": None if sped is None else int(sped.timestamp()),
+    }
+
+
 # --- the scheduler ------------------------------------------------------------------------
 
 
@@ -224,7 +242,8 @@ def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
 
     ``day_open``: publish the night's draft when the game publishes without its director.
     ``day_close`` (关门): publish a draft still waiting, settle the day's vote from the vote
-    thread (unless it was settled already), then open the night."""
+    thread, or the portal's ballots when the day has no thread (unless it was settled
+    already), then open the night."""
     row = WerewolfGame.objects.filter(pk=game.pk).values_list("auto_publish", flat=True).first()
     if row is None:
         return []
@@ -236,6 +255,8 @@ def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     if kind == "day_close" and state.phase in (LATE, DAY):
         if state.flags.get("voted") != state.day:
             totals = _thread_totals(game, day)
+            if totals is None and engine.ballots(state):
+                totals = {str(t): str(v) for t, v in engine.portal_totals(state).items()}
             if totals is not None:
                 steps.append(("day_vote", {"totals": totals, "now": now}))
         steps.append(("night_open", {"now": now}))

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import selectors as game_selectors
+from games.ballots import vote_days
 from games.engine.errors import RuleError
 from games.models import Character, Game
 from werewolf import selectors, services
@@ -50,6 +51,7 @@ LOG_LABELS = {
     "day_open": gettext_noop("第 %(day)s 天开始"),
     "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
     "vote_result": gettext_noop("第 %(day)s 天投票结果"),
+    "ballot": gettext_noop("第 %(day)s 天你投票给 %(target_name)s"),
 }
 
 
@@ -93,8 +95,11 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     ]
     sense: list[dict[str, Any]] | None = None
     asked = ""
+    result = ""
     for f in frames:
-        if f["kind"] == "night_open":
+        if f["kind"] == "vote_result":
+            result = _line(f)
+        elif f["kind"] == "night_open":
             sense = None  # a new night: last night's 通灵 no longer holds
         elif f["kind"] == "sense":
             sense = list(f["payload"]["targets"])
@@ -102,7 +107,7 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
             asked = f["payload"]["by_name"]
         elif f["kind"] in ("surrender_refused", "surrender"):
             asked = ""
-    return {"lines": lines[::-1], "sense": sense, "surrender_asked": asked}
+    return {"lines": lines[::-1], "sense": sense, "surrender_asked": asked, "result": result}
 
 
 def _targets(view: dict[str, Any], rule: str) -> list[dict[str, Any]]:
@@ -131,6 +136,8 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         for u in page["usable"]
     ]
     log = _log(game, character)
+    # The portal's ballot box serves only the days the forum has no vote thread for.
+    box = page["vote"] if page["vote"] and page["day"] not in vote_days(game=game) else None
     team_night = page.get("team_night")
     picks: list[dict[str, str]] = []
     if team_night:
@@ -163,6 +170,9 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         "picks": picks,
         "can_surrender": page["alive"] and page["card"]["faction"] in rs.surrender,
         "surrender_asked": log["surrender_asked"],
+        "vote": box,
+        "vote_mine": names.get(box["mine"], "") if box and box["mine"] else "",
+        "vote_result": log["result"],
         "players": page["players"],
         "log": log["lines"],
         "key": uuid.uuid4().hex,
@@ -179,6 +189,9 @@ def _submit(request: HttpRequest, game: Game, character: Character) -> None:
     if op == "use_skill":
         target = request.POST.get("target", "")
         data["targets"] = [int(target)] if target.isdigit() else []
+    if op == "vote":
+        target = request.POST.get("target", "")
+        data["target"] = int(target) if target.isdigit() else 0
     if op == "surrender_answer":
         data["accept"] = request.POST.get("accept") == "1"
     try:

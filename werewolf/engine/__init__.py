@@ -7,6 +7,7 @@
     state, events = night_resolve(state, rng)             # draft + trace, directors only
     state, events = night_publish(state, rng, open_at, overrides=None)
     state, events = day_vote(state, totals, rng, close)
+    state, events = apply_action(state, Vote(actor=3, target=5), rng, now)  # portal ballot
 
 No Django, Channels, Celery or ninja here (an import-linter contract enforces it).
 """
@@ -23,6 +24,7 @@ from .actions import (
     action_from_json,
     register_action_type,
 )
+from .ballot import Vote, ballots, portal_totals
 from .day import day_vote, red_card, tally, vote_modifiers
 from .night import (
     deadline_pass,
@@ -49,9 +51,11 @@ __all__ = [
     "Surrender",
     "SurrenderAnswer",
     "UseSkill",
+    "Vote",
     "action_from_json",
     "apply_action",
     "auction_cost",
+    "ballots",
     "day_vote",
     "deadline_pass",
     "director_view",
@@ -62,6 +66,7 @@ __all__ = [
     "night_publish",
     "night_resolve",
     "player_view",
+    "portal_totals",
     "red_card",
     "register_action",
     "register_action_type",

@@ -7,6 +7,9 @@ from games.engine.errors import InvalidInput, RuleError, WrongPhase
 
 __all__ = [
     "ActorOut",
+    "CannotVote",
+    "ChangeLate",
+    "ChangeSpedUp",
     "Charmed",
     "GameOver",
     "InvalidInput",
@@ -21,6 +24,7 @@ __all__ = [
     "StepClosed",
     "StepNotOpen",
     "UnknownPlayer",
+    "VoteClosed",
     "WindowClosed",
     "WrongPhase",
 ]
@@ -113,3 +117,27 @@ class NoSurrender(WerewolfConflict):
     code = "no_surrender"
     message = "现在不能投降或答复投降。"
     message_en = "There is no surrender to start or answer now."
+
+
+class VoteClosed(WerewolfConflict):
+    code = "vote_closed"
+    message = "现在不能投票（不是白天，或今天已经关门）。"
+    message_en = "Voting is not open now (it is not day, or today's vote has closed)."
+
+
+class CannotVote(WerewolfConflict):
+    code = "cannot_vote"
+    message = "你今天不能投票（如白痴发动[装傻]后，或处于挂机状态）。"
+    message_en = "You cannot vote today (e.g. an idiot after feigning, or an idle player)."
+
+
+class ChangeLate(WerewolfConflict):
+    code = "change_late"
+    message = "关门前1小时内不允许改票。"
+    message_en = "No vote changes in the last hour before the close."
+
+
+class ChangeSpedUp(WerewolfConflict):
+    code = "change_sped_up"
+    message = "执行加速时不允许改票。"
+    message_en = "No vote changes during a speed-up."

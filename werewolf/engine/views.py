@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .ballot import ballots
+from .day import vote_modifiers
 from .draft import open_draft
 from .setup import role_card
-from .state import NIGHT, GameState
+from .state import DAY, NIGHT, GameState
 from .steps import available, team_of
 
 
@@ -26,6 +28,22 @@ def _public_players(state: GameState) -> list[dict[str, Any]]:
             entry["role"] = d.role_name(p.id)
         out.append(entry)
     return out
+
+
+def _vote(state: GameState, pid: int) -> dict[str, Any] | None:
+    """The portal's ballot box: open on a day not yet settled, with the player's own ballot
+    only (the others' stay hidden until the close announces the totals)."""
+    if state.phase != DAY or state.flags.get("voted") == state.day:
+        return None
+    p = state.players[pid]
+    mods = vote_modifiers(state, state.day)
+    targets = [
+        {"id": t.id, "name": t.name}
+        for t in state.players.values()
+        if t.alive and not t.idle and t.id not in mods.immune
+    ]
+    may = p.alive and not p.idle and pid not in mods.void_voters
+    return {"may": may, "mine": ballots(state).get(pid), "targets": targets if may else []}
 
 
 def player_view(state: GameState, pid: int) -> dict[str, Any]:
@@ -56,6 +74,7 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
         "sheriff": state.sheriff,
         "players": _public_players(state),
         "winner": state.winner,
+        "vote": _vote(state, pid),
     }
     if rs.factions[p.faction].team:
         view["team"] = [
