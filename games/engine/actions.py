@@ -1,4 +1,5 @@
-"""Rebuilding an engine's actions from JSON (a request, or the log on replay).
+"""The shared action base, and rebuilding an engine's actions from JSON (a request, or the log
+on replay).
 
 Each engine keeps its own registry of action dataclasses by ``kind``; this module turns a dict into
 one of them, type-checking every field against its annotation, so malformed input is a clear 400
@@ -8,12 +9,28 @@ one of them, type-checking every field against its annotation, so malformed inpu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, fields
-from typing import Any, TypeVar
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidInput
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An engine's action: immutable data whose ``kind`` names it in the log."""
+
+    kind: ClassVar[str] = ""
+    actor: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for k, v in data.items():
+            if isinstance(v, tuple):
+                data[k] = list(v)
+        data["kind"] = self.kind
+        return data
 
 
 def _valid(value: Any, annotation: str) -> bool:

@@ -3,24 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.engine.actions import Action
 from games.engine.actions import action_from_json as rebuild
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    kind: ClassVar[str] = ""
-    actor: int
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        for k, v in data.items():
-            if isinstance(v, tuple):
-                data[k] = list(v)
-        data["kind"] = self.kind
-        return data
 
 
 @dataclass(frozen=True, slots=True)

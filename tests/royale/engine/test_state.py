@@ -65,7 +65,8 @@ def test_actions_round_trip_through_json(action):
 
 def test_every_action_kind_is_registered():
     # Day modules (votes, shop ...) add their kinds on import: check each class, not a count.
-    kinds = {cls.kind for cls in Action.__subclasses__()}
+    # The base is shared with werewolf, whose kinds live in its own registry.
+    kinds = {cls.kind for cls in Action.__subclasses__() if cls.__module__.startswith("royale.")}
     assert len(kinds) >= 17
     assert kinds == set(ACTION_TYPES)
     with pytest.raises(InvalidInput):
