@@ -18,7 +18,8 @@ from games.engine.events import GameEvent
 
 from .draft import Draft, open_draft
 from .errors import GameOver, InvalidTarget
-from .outcomes import eliminate, open_window, out_by
+from .outcomes import TRIGGERS, Fired, eliminate, open_window, out_by, register_trigger, triggers_of
+from .ruleset import Trigger
 from .skills import Now, seconds
 from .state import CAUSE_RED_CARD, CAUSE_SACRIFICE, CAUSE_VOTE, DAY, OVER, GameState
 
@@ -33,7 +34,7 @@ def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
     if d.sheriff is not None and d.p(d.sheriff).alive:
         weights[d.sheriff] = Adjust(d.rs.sheriff_weight, f"{d.rs.sheriff_name}[带队]")
     feigned = {p.id: FEIGNED for p in d.living() if p.flags.get("feigned")}
-    holders = {d.rs.roles[p.role].name: p.id for p in d.living() if "sacrifice" in p.skills}
+    holders = {d.rs.roles[p.role].name: p.id for p in d.living() if triggers_of(d, p.id, "tie")}
     return VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
 
 
@@ -82,26 +83,43 @@ def day_vote(
 
 
 def _voted_out(d: Draft, pid: int) -> None:
-    p = d.p(pid)
-    if "feign" in p.skills and not p.flags.get("feigned"):
-        w = d.wp(pid)
-        w.flags["feigned"] = True
-        d.public("feign", {"text": d.rs.text("feign", name=p.name), "id": pid})
-        if d.sheriff == pid:
-            # 若白痴是警长，需要移交警长: it names the successor as a 警长 would (殉职).
-            d.sheriff = None
-            open_window(d, pid, "succession", night=False)
-        return
+    for skill, t in triggers_of(d, pid, "voted_out"):
+        if TRIGGERS[t.handler](d, pid, t, Fired(pid, CAUSE_VOTE, False, skill)):
+            return
     out_by(d, pid, CAUSE_VOTE, night=False)
 
 
 def _tie(d: Draft) -> None:
-    monk = next((p for p in d.living() if "sacrifice" in p.skills), None)
-    if monk is None:
-        d.public("no_one_out", {"text": d.rs.text("no_one")})
-        return
-    d.public("sacrifice", {"text": d.rs.text("sacrifice", name=monk.name), "id": monk.id})
-    eliminate(d, monk.id, CAUSE_SACRIFICE, night=False)
+    """A tie takes the holder of a ``tie`` trigger (高僧's 献身); with none alive, nobody."""
+    for p in sorted(d.living(), key=lambda p: p.id):
+        for skill, t in triggers_of(d, p.id, "tie"):
+            if TRIGGERS[t.handler](d, p.id, t, Fired(p.id, CAUSE_SACRIFICE, False, skill)):
+                return
+    d.public("no_one_out", {"text": d.rs.text("no_one")})
+
+
+@register_trigger("feign")
+def _feign(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
+    """装傻: the 白痴 voted out stays in, once; a 白痴 who is 警长 hands the badge over as a
+    警长 would (若白痴是警长，需要移交警长)."""
+    p = d.p(pid)
+    if p.flags.get("feigned"):
+        return False
+    d.wp(pid).flags["feigned"] = True
+    d.public("feign", {"text": d.rs.text("feign", name=p.name), "id": pid})
+    if d.sheriff == pid:
+        badge = [s for s in d.rs.sheriff_skills if d.rs.skills[s].window is not None]
+        d.sheriff = None
+        for skill in badge:
+            open_window(d, pid, skill, night=False)
+    return True
+
+
+@register_trigger("sacrifice")
+def _sacrifice(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
+    d.public("sacrifice", {"text": d.rs.text("sacrifice", name=d.name(pid)), "id": pid})
+    eliminate(d, pid, CAUSE_SACRIFICE, night=False)
+    return True
 
 
 def red_card(

@@ -1,64 +1,99 @@
-"""Eliminations (出局) and what they trigger, shared by the night settlement and the day.
+"""Eliminations (出局) and the triggers they fire, shared by the night settlement and the day.
 
-``out_by`` is the door for an elimination by a cause the 情痴 may take over (投票/指杀 →
-替死); ``eliminate`` records it and runs the triggers: 村长 stripping the village's skills,
-a 白痴 who used 装傻 going out when it is lost, the windows of 最后一枪/遗志/殉职, 魅惑 for the
-next night, and the win check after every single elimination.
+What fires is data: each skill of the ruleset lists its ``triggers`` (when, for which causes,
+which handler); the behaviour is a handler registered here under a name. ``out_by`` is the door
+for an elimination another player may take over (``replace``: 替死 for 投票/指杀); ``eliminate``
+records it and runs the ``out`` triggers of what the player held — its skills and, for the
+警长, the badge's — then the win check, then the triggers marked ``after_check`` (长生's
+stripping). The day's own triggers (``voted_out``: 装傻, ``tie``: 献身) are registered in
+``day``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import victory
 from .draft import Draft
-from .state import (
-    CAUSE_KILL,
-    CAUSE_LOST_FEIGN,
-    CAUSE_POISON,
-    CAUSE_RED_CARD,
-    CAUSE_SACRIFICE,
-    CAUSE_SHOT,
-    CAUSE_SUBSTITUTE,
-    CAUSE_VOTE,
-    Out,
-)
-
-# 替死: the lover takes the place of its target out by vote or kill (因投票、指杀而出局).
-SUBSTITUTED = {CAUSE_VOTE: "投票", CAUSE_KILL: "指杀"}
-# 长生: the village loses its skills when the 村长 goes out by these (投票、毒药、最后一枪).
-STRIPPING = frozenset({CAUSE_VOTE, CAUSE_POISON, CAUSE_SHOT})
+from .ruleset import CHECKS, Ruleset, RulesetError, Trigger
+from .state import CAUSE_LOST_FEIGN, CAUSE_RED_CARD, CAUSE_SUBSTITUTE, Out
 
 
-def lover_of(d: Draft, pid: int) -> int | None:
-    for p in d.players.values():
-        if p.alive and p.links.get("love") == pid and "substitute" in p.skills:
-            return p.id
-    return None
+@dataclass(frozen=True, slots=True)
+class Fired:
+    """What fired a trigger: ``pid`` is going out (or tops the vote) by ``cause``; ``skill`` is
+    the holder's skill that carries the trigger; ``void``: holders whose skill is void tonight."""
+
+    pid: int
+    cause: str
+    night: bool
+    skill: str
+    void: frozenset[int] = frozenset()
+
+
+# A handler returns True when it took the event over (替死 went out instead, 装傻 kept the
+# player in); for ``out`` triggers the result is ignored.
+TriggerHandler = Callable[[Draft, int, Trigger, Fired], bool]
+TRIGGERS: dict[str, TriggerHandler] = {}
+
+
+def register_trigger(name: str) -> Callable[[TriggerHandler], TriggerHandler]:
+    def add(fn: TriggerHandler) -> TriggerHandler:
+        TRIGGERS[name] = fn
+        return fn
+
+    return add
+
+
+def _check_names(rs: Ruleset) -> None:
+    for sk in rs.skills.values():
+        for t in sk.triggers:
+            if t.handler not in TRIGGERS:
+                raise RulesetError(f"skills.{sk.key}.triggers", f"unknown handler {t.handler}")
+            if t.handler == "window" and sk.key not in rs.windows:
+                raise RulesetError(f"skills.{sk.key}.triggers", "a window trigger needs a window")
+
+
+CHECKS.append(_check_names)
+
+
+def triggers_of(d: Draft, pid: int, on: str) -> list[tuple[str, Trigger]]:
+    """The ``on`` triggers ``pid`` holds now, in skill order: its own skills, then the badge's."""
+    held = list(d.p(pid).skills)
+    if d.sheriff == pid:
+        held += [s for s in d.rs.sheriff_skills if s not in held]
+    return [(s, t) for s in held for t in d.rs.skills[s].triggers if t.on == on]
+
+
+def answers(t: Trigger, cause: str) -> bool:
+    # 红牌罚下出局的角色不能任何技能: a red card fires nothing unless a trigger names it.
+    return cause != CAUSE_RED_CARD if t.causes is None else cause in t.causes
 
 
 def out_by(
     d: Draft, pid: int, cause: str, *, night: bool, void: frozenset[int] = frozenset()
 ) -> None:
-    """Eliminate ``pid`` by ``cause``, or its lover in its place. ``void``: lovers whose 爱慕 is
-    void tonight (情痴夜晚受到有效出局技能则发动的[爱慕]无效)."""
+    """Eliminate ``pid`` by ``cause``, unless a ``replace`` trigger of another living player
+    takes its place. ``void``: players whose such skill is void tonight (情痴夜晚受到有效出局
+    技能则发动的[爱慕]无效)."""
     if d.winner is not None:
         return
-    lover = lover_of(d, pid) if cause in SUBSTITUTED else None
-    if lover is not None and lover not in void:
-        text = d.rs.text(
-            "substitute", target=d.name(pid), how=SUBSTITUTED[cause], lover=d.name(lover)
-        )
-        d.note("替死", text, target=pid, lover=lover)
-        d.public("substitute", {"text": text, "target": pid, "lover": lover})
-        eliminate(d, lover, CAUSE_SUBSTITUTE, night=night)
-        return
+    for q in sorted(d.living(), key=lambda p: p.id):
+        if q.id == pid or q.id in void:
+            continue
+        for skill, t in triggers_of(d, q.id, "replace"):
+            fired = Fired(pid, cause, night, skill, void)
+            if answers(t, cause) and TRIGGERS[t.handler](d, q.id, t, fired):
+                return
     eliminate(d, pid, cause, night=night)
 
 
 def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
     if d.winner is not None or not d.p(pid).alive:
         return
+    held = [(s, t) for s, t in triggers_of(d, pid, "out") if answers(t, cause)]
     p = d.wp(pid)
     p.alive = False
     d.add_out(Out(pid, cause, d.day, night))
@@ -68,27 +103,60 @@ def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
         # 白天出局的角色将立即公示，并公示身份。
         d.public("out", {"id": pid, "name": p.name, "role": d.role_name(pid), "cause": cause})
         d.to(pid, "you_are_out", {"cause": cause})
-    skills = p.skills
     if cause == CAUSE_RED_CARD:
-        p.skills = ()  # 红牌罚下出局的角色不能任何技能
-    else:
-        if "last_shot" in skills:
-            open_window(d, pid, "last_shot", night=night)
-        if cause == CAUSE_SACRIFICE and "will" in skills:
-            open_window(d, pid, "will", night=night)
-        if cause == CAUSE_VOTE and "charm" in skills and p.gender:
-            d.set_flag("charm", {"night": d.day + 1, "gender": p.gender})
-            text = d.rs.text("charm", name=p.name)
-            d.note("魅惑", text)
-            d.public("charm", {"text": text, "night": d.day + 1})
+        p.skills = ()
     if d.sheriff == pid:
-        d.sheriff = None
-        if cause != CAUSE_RED_CARD:
-            open_window(d, pid, "succession", night=night)
+        d.sheriff = None  # the badge leaves with its holder; 殉职 (a trigger) may hand it on
+    for skill, t in held:
+        if not t.after_check:
+            TRIGGERS[t.handler](d, pid, t, Fired(pid, cause, night, skill))
     if victory.check(d):
         return
-    if cause in STRIPPING and "longevity" in skills:
-        strip_faction(d, p.faction, but=pid, night=night)
+    for skill, t in held:
+        if t.after_check and d.winner is None:
+            TRIGGERS[t.handler](d, pid, t, Fired(pid, cause, night, skill))
+
+
+# --- the handlers of [099] ----------------------------------------------------------------------
+
+
+@register_trigger("substitute")
+def _substitute(d: Draft, lover: int, t: Trigger, f: Fired) -> bool:
+    """替死: the 情痴 goes out in the place of the one it loves (因投票、指杀而出局)."""
+    if d.p(lover).links.get("love") != f.pid:
+        return False
+    how = t.params.get("words", {}).get(f.cause, f.cause)
+    text = d.rs.text("substitute", target=d.name(f.pid), how=how, lover=d.name(lover))
+    d.note("替死", text, target=f.pid, lover=lover)
+    d.public("substitute", {"text": text, "target": f.pid, "lover": lover})
+    eliminate(d, lover, CAUSE_SUBSTITUTE, night=f.night)
+    return True
+
+
+@register_trigger("window")
+def _window(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
+    """最后一枪, 遗志, 殉职: the skill's day window opens for the one out."""
+    open_window(d, pid, f.skill, night=f.night)
+    return False
+
+
+@register_trigger("charm")
+def _charm(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
+    """魅惑: voted out, the dreamer charms the other gender the following night."""
+    p = d.p(pid)
+    if not p.gender:
+        return False
+    d.set_flag("charm", {"night": d.day + 1, "gender": p.gender})
+    text = d.rs.text("charm", name=p.name)
+    d.note("魅惑", text)
+    d.public("charm", {"text": text, "night": d.day + 1})
+    return False
+
+
+@register_trigger("strip_faction")
+def _strip(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
+    strip_faction(d, d.p(pid).faction, but=pid, night=f.night)
+    return False
 
 
 def strip_faction(d: Draft, faction: str, *, but: int, night: bool) -> None:
@@ -101,14 +169,14 @@ def strip_faction(d: Draft, faction: str, *, but: int, night: bool) -> None:
         if p.faction != faction or p.id == but or not p.skills:
             continue
         w = d.wp(p.id)
-        if "feign" in w.skills and w.flags.get("feigned"):
+        if w.flags.get("feigned"):
             feigned.append(w.id)
         w.skills = ()
         if w.alive:
             d.to(w.id, "skills_lost", {})
     stripped = {p.id for p in d.players.values() if p.faction == faction and p.id != but}
     d.windows = tuple(
-        w for w in d.windows if w["actor"] not in stripped or w["skill"] == "succession"
+        w for w in d.windows if w["actor"] not in stripped or w["skill"] in d.rs.sheriff_skills
     )
     for pid in feigned:
         if d.winner is not None:

@@ -3,7 +3,7 @@ checked into immutable objects when first asked for.
 
 A ruleset names its factions, roles (with their skills), the skills (tags, the night step they
 belong to, the handler that takes a submission, the target rule), the night steps in the post's
-order with their deadlines (行动时限), the settlement order, the day windows, the tie rule, the
+order with their deadlines (行动时限), the settlement order, the day windows, the
 win/loss conditions and the announcement texts. Behaviour is in small handlers registered by
 name (``skills.HANDLERS``, ``victory.CONDITIONS``, ``settle.STAGES``); the data only names them.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,26 @@ class Role:
     skills: tuple[str, ...]
 
 
+# When a trigger fires: ``replace`` (before someone goes out: 替死 takes its place), ``out``
+# (its holder is eliminated), ``voted_out`` (its holder is the day vote's top: 装傻), ``tie``
+# (the day vote is tied: 献身).
+TRIGGER_EVENTS = frozenset({"replace", "out", "voted_out", "tie"})
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """What a skill does by itself when something happens to its holder; the behaviour is the
+    handler registered under ``handler`` (``outcomes.TRIGGERS``). ``causes``: the causes of
+    elimination it answers to (None: every cause but a red card); ``after_check``: it runs after
+    the win check of the elimination that fired it (长生's stripping)."""
+
+    on: str
+    handler: str
+    causes: frozenset[str] | None = None
+    after_check: bool = False
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class Skill:
     key: str
@@ -60,6 +80,9 @@ class Skill:
     chance: str | None = None  # night-1 check: "block" (挡刀) or "act" (表演)
     exclusive: str | None = None  # one skill of a group per night (女巫: 救药 or 毒药)
     no_repeat: bool = False  # never the same target two nights running (守卫)
+    triggers: tuple[Trigger, ...] = ()
+    announce: str | None = None  # the announcement text a use makes public (遗志, 殉职)
+    forfeit_announce: str | None = None  # ... and one when it is forfeited (警长收回)
 
     @property
     def limited(self) -> bool:
@@ -115,7 +138,6 @@ class Ruleset:
     windows: Mapping[str, Window]
     chance_cap: int
     auction_prices: Mapping[str, int]
-    tie: str
     victory: Mapping[str, Victory]
     surrender: frozenset[str]
     texts: Mapping[str, str]
@@ -134,6 +156,20 @@ def _need(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
+def _trigger(data: Mapping[str, Any], where: str) -> Trigger:
+    on = _need(data, "on", str, where)
+    if on not in TRIGGER_EVENTS:
+        raise RulesetError(f"{where}.on", f"unknown trigger event {on}")
+    causes = data.get("causes")
+    return Trigger(
+        on=on,
+        handler=_need(data, "handler", str, where),
+        causes=None if causes is None else frozenset(causes),
+        after_check=bool(data.get("after_check")),
+        params=dict(data.get("params", {})),
+    )
+
+
 def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     factions = {
         k: Faction(k, _need(v, "name", str, f"factions.{k}"), bool(v.get("team")))
@@ -147,6 +183,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"{where}.tags", f"unknown tags {sorted(tags - TAGS)}")
         if v.get("target", "alive") not in TARGET_RULES:
             raise RulesetError(f"{where}.target", "unknown target rule")
+        triggers = tuple(_trigger(t, f"{where}.triggers") for t in v.get("triggers", []))
         skills[k] = Skill(
             key=k,
             name=_need(v, "name", str, where),
@@ -159,6 +196,9 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             chance=v.get("chance"),
             exclusive=v.get("exclusive"),
             no_repeat=bool(v.get("no_repeat")),
+            triggers=triggers,
+            announce=v.get("announce"),
+            forfeit_announce=v.get("forfeit_announce"),
         )
     roles = {}
     for k, v in _need(data, "roles", dict, "").items():
@@ -213,6 +253,11 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     players = _need(data, "players", int, "")
     if total != players:
         raise RulesetError("roles", f"counts add up to {total}, not {players}")
+    texts = dict(_need(data, "announcements", dict, ""))
+    for sk in skills.values():
+        for text in (sk.announce, sk.forfeit_announce):
+            if text is not None and text not in texts:
+                raise RulesetError(f"skills.{sk.key}", f"unknown announcement {text}")
     return Ruleset(
         key=_need(data, "key", str, ""),
         name=_need(data, "name", str, ""),
@@ -228,10 +273,9 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         windows=windows,
         chance_cap=_need(data, "first_night_chance_cap", int, ""),
         auction_prices=dict(_need(data, "auction", dict, "")),
-        tie=_need(data, "tie", str, ""),
         victory=victory,
         surrender=frozenset(data.get("surrender", ())),
-        texts=dict(_need(data, "announcements", dict, "")),
+        texts=texts,
     )
 
 
@@ -241,14 +285,21 @@ _LOADING = threading.Lock()
 CHECKS: list[Callable[[Ruleset], None]] = []
 
 
+def load_ruleset(data: Mapping[str, Any]) -> Ruleset:
+    """Parse and check ``data``: every handler, stage, trigger and condition it names must be
+    registered."""
+    rs = parse_ruleset(data)
+    for check in CHECKS:
+        check(rs)
+    return rs
+
+
 def _load_builtins() -> None:
     with _LOADING:
         if _REGISTRY:
             return
         for path in sorted(RULESET_DIR.glob("*.json")):
-            rs = parse_ruleset(json.loads(path.read_text(encoding="utf-8")))
-            for check in CHECKS:
-                check(rs)
+            rs = load_ruleset(json.loads(path.read_text(encoding="utf-8")))
             _REGISTRY[rs.key] = rs
 
 

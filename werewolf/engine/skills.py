@@ -166,8 +166,7 @@ def appoint(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
         raise InvalidTarget(reason="cannot be the sheriff")
     d.windows = tuple(x for x in d.windows if x is not w)
     d.sheriff = target
-    key = "will" if sk.key == "will" else "succession"
-    text = d.rs.text(key, monk=p.name, old=p.name, new=d.name(target))
+    text = d.rs.text(sk.announce or sk.key, monk=p.name, old=p.name, new=d.name(target))
     d.public("sheriff", {"text": text, "sheriff": target, "name": d.name(target), "by": sk.key})
 
 
@@ -202,9 +201,9 @@ def forgo(d: Draft, a: Forgo, now: float) -> None:
         w = _window(d, p.id, sk.key, now)
         d.windows = tuple(x for x in d.windows if x is not w)
         d.to(p.id, "forgone", {"skill": sk.key, "name": sk.name}, p.id)
-        if sk.key == "succession":
-            text = d.rs.text("badge_withdrawn", old=p.name)
-            d.public("badge_withdrawn", {"text": text})
+        if sk.forfeit_announce is not None:
+            text = d.rs.text(sk.forfeit_announce, old=p.name)
+            d.public(sk.forfeit_announce, {"text": text})
         return
     if not available(d, p, sk.key):
         raise NotYourSkill(skill=sk.key)

@@ -197,5 +197,6 @@ def expire_window(d: Draft, w: dict[str, Any]) -> None:
     skill = d.rs.skills[w["skill"]]
     d.to(w["actor"], "forfeited", {"skill": w["skill"], "name": skill.name})
     d.directors("forfeited", {"skill": w["skill"], "actor": w["actor"]})
-    if w["skill"] == "succession":
-        d.public("badge_withdrawn", {"text": d.rs.text("badge_withdrawn", old=d.name(w["actor"]))})
+    if skill.forfeit_announce is not None:
+        text = d.rs.text(skill.forfeit_announce, old=d.name(w["actor"]))
+        d.public(skill.forfeit_announce, {"text": text})
