@@ -20,6 +20,7 @@ from tests.conftest import bj
 from tests.werewolf.players import players, werewolf_game
 from werewolf import services, store
 from werewolf.engine import tally
+from werewolf.engine.errors import RulesetNotBuilt
 from werewolf.errors import AlreadySetUp, AlreadyStarted
 from werewolf.models import WerewolfGame
 
@@ -27,6 +28,21 @@ pytestmark = pytest.mark.django_db
 
 # Night 1 opens two hours before day 1's 00:00 open.
 NIGHT_1 = bj(1, 0) - dt.timedelta(hours=2)
+
+
+def test_a_game_of_a_post_whose_ruleset_is_not_written_yet_cannot_be_dealt() -> None:
+    """[061] and [096] are registered for the forum's cards and ballots, not yet for the engine:
+    the deal is refused with its code, never a crash, and nothing is stored."""
+    game = game_services.game_create(
+        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", status="running"
+    )
+    Character.objects.bulk_create(Character(game=game, name=f"角色{n}") for n in range(19))
+    with pytest.raises(RulesetNotBuilt) as err:
+        services.werewolf_setup(game=game)
+    assert err.value.code == "ruleset_not_built"
+    assert "尚未" in err.value.text
+    assert not WerewolfGame.objects.filter(pk=game.pk).exists()
+    assert not game.events.exists()
 
 
 def test_the_deal_sends_each_player_its_own_card_and_a_second_deal_is_refused() -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "PotionTonight",
     "RepeatTarget",
     "RuleError",
+    "RulesetNotBuilt",
     "SkillUsedUp",
     "StepClosed",
     "StepNotOpen",
@@ -38,6 +39,14 @@ class GameOver(WerewolfConflict):
     code = "game_over"
     message = "游戏已经结束。"
     message_en = "The game is over."
+
+
+class RulesetNotBuilt(WerewolfConflict):
+    """A game of a rule post whose ruleset is not written yet ([061], [096] come next)."""
+
+    code = "ruleset_not_built"
+    message = "这个规则贴的版杀规则尚未在本站实现，暂时不能发身份。"
+    message_en = "This rule post's role-game ruleset is not on the site yet; roles cannot be dealt."
 
 
 class UnknownPlayer(RuleError):

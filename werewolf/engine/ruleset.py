@@ -18,6 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .errors import RulesetNotBuilt
+
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 
 # Tags the posts use (<团队> team, <冷却:X> cooldown ... and 061/096's <锁定>/<觉醒>/<圣物>).
@@ -308,7 +310,7 @@ def get_ruleset(key: str) -> Ruleset:
     try:
         return _REGISTRY[key]
     except KeyError:
-        raise KeyError(f"unknown werewolf ruleset {key!r}") from None
+        raise RulesetNotBuilt(ruleset=key) from None
 
 
 def ruleset_keys() -> list[str]:
