@@ -178,6 +178,8 @@ CELERY_BEAT_SCHEDULE = {
     "werewolf-bots": {"task": "werewolf.tasks.bots_act", "schedule": BOTS_SECONDS},
     # The role games' night deadlines (行动时限): forfeits on time, not at the next transition.
     "werewolf-deadlines": {"task": "werewolf.tasks.deadlines", "schedule": TICK_SECONDS},
+    # 在投票结束前一个半至两个小时之间提醒玩家投票 (once a day, checked every minute).
+    "werewolf-vote-reminders": {"task": "werewolf.tasks.vote_reminders", "schedule": 60.0},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

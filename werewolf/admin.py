@@ -2,14 +2,16 @@
 
 Before the start: deal the roles from the seed, then adjust them (with a reason). During a
 night: every submission as it arrives, then the engine's draft result with its step-by-step
-trace, and approve it or override the night's eliminations (with a reason) before publishing.
+trace, its private feedback and effects, and approve it or override the night's eliminations,
+feedback and effects (with a reason) before publishing.
 The page is the directors' view (every role shown); every write goes through
 ``werewolf.services``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -44,6 +46,10 @@ PHASE_NAMES = {
 STEP_STATES = {"waiting": _("等待"), "open": _("进行中"), "closed": _("已结束")}
 # The night's eliminations a director may set, in the post's settlement order (枪-毒-刀).
 NIGHT_CAUSES = (CAUSE_SHOT, CAUSE_POISON, CAUSE_KILL)
+# The draft's effects (``state.result["effects"]``), in the engine's order.
+EFFECT_KEYS = ("used", "love", "protect", "longevity")
+AS_DRAFTED = ""  # a 预言 result left as the engine drafted it
+FAILED = "failed"  # 查验无效
 
 
 def directed_game(request: HttpRequest, game_id: int) -> Game:
@@ -54,6 +60,72 @@ def directed_game(request: HttpRequest, game_id: int) -> Game:
 def night_url(game: Game, anchor: str = "") -> str:
     url = reverse("admin:werewolf_night", args=[game.pk])
     return f"{url}#{anchor}" if anchor else url
+
+
+# --- the draft, in words ------------------------------------------------------------------------
+
+
+def _names(state: GameState) -> dict[int, str]:
+    return {p.id: p.name for p in state.players.values()}
+
+
+def feedback_text(entry: Mapping[str, Any]) -> str:
+    """One private feedback entry as its player reads it."""
+    if entry.get("kind") == "note":
+        return str(_("导演私信：%(text)s") % {"text": entry.get("text", "")})
+    seen = entry.get("role") or _("查验无效")
+    return str(
+        _("查验%(target)s：%(seen)s") % {"target": entry.get("target_name", ""), "seen": seen}
+    )
+
+
+def draft_feedback(state: GameState) -> list[dict[str, str]]:
+    """Who is told what tonight (the draft's private feedback)."""
+    names = _names(state)
+    return [
+        {"name": names.get(int(pid), pid), "text": feedback_text(entry)}
+        for pid, entries in (state.result or {}).get("feedback", {}).items()
+        for entry in entries
+    ]
+
+
+def draft_effects(state: GameState) -> list[tuple[str, str]]:
+    """The draft's effects as (form value, Chinese line): 女巫X使用救药, 情痴X爱慕Y, 守护X守卫Y,
+    村长X[长生]发动."""
+    rs = get_ruleset(state.ruleset)
+    names = _names(state)
+
+    def role(pid: int) -> str:
+        return rs.roles[state.players[pid].role].name
+
+    def skill(key: str) -> str:
+        return rs.skills[key].name if key in rs.skills else key
+
+    effects = (state.result or {}).get("effects", {})
+    lines: list[tuple[str, str]] = []
+    for key in EFFECT_KEYS:
+        for entry in effects.get(key, []):
+            if key == "used":
+                actor, used = entry
+                words = {"role": role(actor), "actor": names[actor], "skill": skill(used)}
+                text = _("%(role)s%(actor)s使用%(skill)s") % words
+            elif key == "love":
+                actor, target = entry
+                words = {"role": role(actor), "actor": names[actor], "target": names[target]}
+                text = _("%(role)s%(actor)s爱慕%(target)s") % words
+            elif key == "protect":
+                actor, used, target = entry
+                words = {
+                    "role": role(actor),
+                    "actor": names[actor],
+                    "skill": skill(used),
+                    "target": names[target],
+                }
+                text = _("%(role)s%(actor)s%(skill)s%(target)s") % words
+            else:
+                text = _("%(role)s%(name)s[长生]发动") % {"role": role(entry), "name": names[entry]}
+            lines.append((json.dumps([key, entry], ensure_ascii=False), str(text)))
+    return lines
 
 
 # --- forms ---------------------------------------------------------------------------------------
@@ -103,14 +175,16 @@ class PublishForm(_StateForm, InterventionForm):
 
 
 class OverrideForm(_StateForm, InterventionForm):
-    """Replace the night's eliminations, then publish (the engine's draft stays in the log)."""
+    """Replace the night's eliminations, the 预言 results, add a private note, void drafted
+    effects, then publish (the engine's draft stays in the log beside what was changed)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.state is None:
             return
         living = [(p.id, p.name) for p in self.state.players.values() if p.alive]
-        hits = (self.state.result or {}).get("hits", [])
+        draft = self.state.result or {}
+        hits = draft.get("hits", [])
         for n, cause in enumerate(NIGHT_CAUSES):
             self.fields[f"hit{n}"] = forms.TypedMultipleChoiceField(
                 label=cause,
@@ -120,7 +194,52 @@ class OverrideForm(_StateForm, InterventionForm):
                 widget=forms.CheckboxSelectMultiple,
                 initial=[h[0] for h in hits if h[1] == cause],
             )
+        names = _names(self.state)
+        roles = [
+            (n, n)
+            for n in dict.fromkeys(r.name for r in get_ruleset(self.state.ruleset).roles.values())
+        ]
+        for pid, entries in draft.get("feedback", {}).items():
+            for n, entry in enumerate(entries):
+                if entry.get("kind") != "divine":
+                    continue
+                words = {
+                    "actor": names.get(int(pid), pid),
+                    "target": entry.get("target_name", ""),
+                    "seen": entry.get("role") or _("查验无效"),
+                }
+                self.fields[f"fb_{pid}_{n}"] = forms.ChoiceField(
+                    label=_("%(actor)s查验%(target)s（草稿：%(seen)s）") % words,
+                    choices=[(AS_DRAFTED, _("按草稿")), (FAILED, _("查验无效")), *roles],
+                    required=False,
+                    initial=AS_DRAFTED,
+                )
+        self.fields["note_to"] = forms.TypedChoiceField(
+            label=_("私信角色"),
+            choices=[("", "—"), *((p.id, p.name) for p in self.state.players.values())],
+            coerce=int,
+            empty_value=None,
+            required=False,
+        )
+        self.fields["note_text"] = forms.CharField(
+            label=_("私信内容（仅该角色可见）"), max_length=500, required=False
+        )
+        effects = draft_effects(self.state)
+        if effects:
+            self.fields["effects"] = forms.MultipleChoiceField(
+                label=_("今晚的效果（取消勾选即作废）"),
+                choices=effects,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                initial=[value for value, _label in effects],
+            )
         self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if (data.get("note_to") is None) != (not data.get("note_text", "").strip()):
+            raise forms.ValidationError(_("私信需要同时选择角色并填写内容。"))
+        return data
 
     def hits(self) -> list[list[Any]]:
         return [
@@ -128,6 +247,59 @@ class OverrideForm(_StateForm, InterventionForm):
             for n, cause in enumerate(NIGHT_CAUSES)
             for target in self.cleaned_data[f"hit{n}"]
         ]
+
+    def feedback(self) -> dict[str, list[dict[str, Any]]]:
+        """The players whose feedback the director changed, each with its whole new list."""
+        assert self.state is not None  # noqa: S101  (a bound override has its state)
+        drafted = (self.state.result or {}).get("feedback", {})
+
+        def plain(entry: Mapping[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in entry.items() if k != "target_name"}  # the engine fills it
+
+        changed: dict[str, list[dict[str, Any]]] = {}
+        for pid, entries in drafted.items():
+            new, edited = [], False
+            for n, entry in enumerate(entries):
+                choice = self.cleaned_data.get(f"fb_{pid}_{n}") or AS_DRAFTED
+                if choice == AS_DRAFTED:
+                    new.append(plain(entry))
+                    continue
+                edited = True
+                seen: dict[str, Any] = {"failed": True} if choice == FAILED else {"role": choice}
+                new.append({"kind": "divine", "target": entry["target"], **seen})
+            if edited:
+                changed[pid] = new
+        to = self.cleaned_data.get("note_to")
+        if to is not None:
+            pid = str(to)
+            mine = changed.get(pid, [plain(e) for e in drafted.get(pid, [])])
+            changed[pid] = [*mine, {"kind": "note", "text": self.cleaned_data["note_text"]}]
+        return changed
+
+    def effects(self) -> dict[str, list[Any]] | None:
+        """The drafted effects the director kept, or None when none was voided."""
+        assert self.state is not None  # noqa: S101  (a bound override has its state)
+        if "effects" not in self.fields:
+            return None
+        kept = set(self.cleaned_data.get("effects", []))
+        drafted = (self.state.result or {}).get("effects", {})
+        effects = {
+            key: [
+                e for e in drafted.get(key, []) if json.dumps([key, e], ensure_ascii=False) in kept
+            ]
+            for key in EFFECT_KEYS
+        }
+        return None if effects == {k: list(drafted.get(k, [])) for k in EFFECT_KEYS} else effects
+
+    def overrides(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hits": self.hits()}
+        feedback = self.feedback()
+        if feedback:
+            out["feedback"] = feedback
+        effects = self.effects()
+        if effects is not None:
+            out["effects"] = effects
+        return out
 
 
 FORMS: dict[str, type[_StateForm]] = {
@@ -182,7 +354,7 @@ def _override(game: Game, who: User, form: OverrideForm) -> str:
         game=game,
         director=who,
         reason=form.cleaned_data["reason"],
-        overrides={"hits": form.hits()},
+        overrides=form.overrides(),
     )
     return str(_("已按修改后的结果发布。"))
 
@@ -273,6 +445,8 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         ]
         if draft
         else [],
+        "draft_feedback": draft_feedback(state) if draft else [],
+        "draft_effects": [text for _value, text in draft_effects(state)] if draft else [],
     }
 
 

@@ -7,9 +7,10 @@ followed by the engine's own events; ``werewolf.store.replay`` rebuilds the stat
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -19,8 +20,9 @@ from django.utils import timezone
 
 from games import live
 from games.ballots import ballot_day, ballot_tally
+from games.engine import timetable as tt
 from games.engine.errors import Forbidden, RuleError
-from games.engine.events import DIRECTORS, GameEvent
+from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused, NoStartDate, NoVoteThread
 from games.idempotency import answer_record, submit_once
 from games.models import Character, CharacterStatus, Game, GameStatus
@@ -307,6 +309,40 @@ def werewolf_deadlines_run(*, now: datetime) -> int:
     return moved
 
 
+def werewolf_vote_reminders_run(*, now: datetime) -> int:
+    """在投票结束前一个半至两个小时之间提醒玩家投票: once a day, when the ruleset's time before
+    the close (关门) has come and the day's vote is not settled, a public reminder with the
+    close's time. Returns how many games were reminded."""
+    rows = WerewolfGame.objects.filter(
+        game__status__in=[GameStatus.TEST, GameStatus.RUNNING], game__paused=False
+    ).select_related("game")
+    sent = 0
+    for row in rows:
+        game = row.game
+        state = GameState.from_json(row.state)
+        minutes = engine.get_ruleset(state.ruleset).vote_reminder_minutes
+        if minutes is None or state.phase != DAY or state.flags.get("voted") == state.day:
+            continue
+        try:
+            close = game.timetable().due_at(state.day, "day_close")
+        except ValueError:  # no start date: the game runs by hand, nothing is due
+            continue
+        if not close - timedelta(minutes=minutes) <= now < close:
+            continue
+        with transaction.atomic():
+            locked = game_lock(game)
+            if locked.events.filter(kind="vote_reminder", payload__day=state.day).exists():
+                continue
+            at = timezone.localtime(close, tt.BEIJING).strftime("%H:%M")
+            text = engine.get_ruleset(state.ruleset).text("vote_reminder", day=state.day, time=at)
+            payload = {"day": state.day, "closes_at": close.isoformat(), "text": text}
+            events_append(
+                game=locked, events=[GameEvent("vote_reminder", PUBLIC, payload)], now=now
+            )
+        sent += 1
+    return sent
+
+
 # --- the director's night room ------------------------------------------------------------
 
 
@@ -330,12 +366,16 @@ def werewolf_night_publish(
     overrides: Mapping[str, Any] | None = None,
 ) -> None:
     """Publish the night (RULINGS 6): the engine's draft as it is, or with the director's
-    ``overrides`` (``{"hits": [[target, cause], ...]}``, a reason required); the day's
-    announcements and each player's feedback go out at once."""
+    ``overrides`` (a reason required): ``hits`` ``[[target, cause], ...]``, ``feedback``
+    ``{character: [entry, ...]}`` replacing those players' private feedback, ``effects``
+    (the draft's lists, less what is voided); the day's announcements and each player's
+    feedback go out at once."""
     applied = None
     if overrides is not None:
         reason = reason_required(reason)
-        applied = {**overrides, "by": director.get_username(), "reason": reason}
+        # As the log keeps it (JSON: string keys), so that the replay runs the very same input.
+        applied = json.loads(json.dumps({**overrides, "by": director.get_username()}))
+        applied["reason"] = reason
     now = timezone.now()
     with transaction.atomic():
         locked = game_lock(game)

@@ -13,6 +13,12 @@ def deadlines() -> int:
 
 
 @shared_task(ignore_result=True)
+def vote_reminders() -> int:
+    """Beat calls this every tick: remind the role games' players to vote before the close."""
+    return services.werewolf_vote_reminders_run(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
 def bots_act() -> int:
     """Beat calls this every few seconds: the demo's bots use the night skills open to them."""
     return demo.bots_act(now=timezone.now())

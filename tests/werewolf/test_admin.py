@@ -12,8 +12,16 @@ from django.test import Client
 
 from games import services as game_services
 from games.models import Character, Event, Game
-from tests.werewolf.test_views import NAMES, character, dealt_game, login, night_done, submit
-from werewolf import services
+from tests.werewolf.test_views import (
+    NAMES,
+    character,
+    dealt_game,
+    login,
+    night_done,
+    submit,
+    text,
+)
+from werewolf import services, store
 from werewolf.engine.state import CAUSE_POISON, DAY, LATE, SETUP
 from werewolf.selectors import werewolf_state
 
@@ -109,6 +117,66 @@ def test_override_replaces_the_nights_eliminations_with_a_reason(
     assert [(o.id, o.cause) for o in state.outs] == [(victim.pk, CAUSE_POISON)]
     override = Event.objects.get(game=game, kind="night_override")
     assert override.payload["reason"] == "补录毒药"
+
+
+def test_override_edits_the_feedback_and_voids_an_effect_without_leaking(
+    director: Any, director_client: Client
+) -> None:
+    """The draft card shows who is told what and tonight's effects; the override turns the
+    seer's 狼人 into 查验无效, sends a private note and voids the guard's 守卫."""
+    game = directed(dealt_game(), director)
+    services.werewolf_start(game=game, director=director)
+    seer, wolf, guard, villager = (
+        character(game, n) for n in ("玩家6", "玩家1", "玩家9", "玩家15")
+    )
+    submit(login(game, "玩家6"), game, op="use_skill", skill="divine", target=str(wolf.pk))
+    submit(login(game, "玩家9"), game, op="use_skill", skill="protect", target=str(villager.pk))
+    night_done(game)
+    page = re.sub(r"\s+", " ", room(director_client, game))
+    assert "玩家6 ← 查验玩家1：狼人" in page
+    assert "守护玩家9守卫玩家15" in page
+    assert "玩家6查验玩家1（草稿：狼人）" in page
+    assert "私信内容" in page
+    note = "你在梦中听到了狼嚎。"
+    form = {f"fb_{seer.pk}_0": "failed", "note_to": str(villager.pk), "note_text": note}
+    # A note without its player is refused; so is an override without a reason.
+    act(director_client, game, "override", reason="改判", note_text=note)
+    act(director_client, game, "override", **form)
+    assert werewolf_state(game=game).phase == LATE
+    # The effects' boxes are all left unchecked: the 守卫 is void.
+    act(director_client, game, "override", reason="先知被干扰", **form)
+    state = werewolf_state(game=game)
+    assert state.phase == DAY
+    assert state.players[seer.pk].flags["feedback"] == [
+        {"kind": "divine", "target": wolf.pk, "failed": True, "target_name": "玩家1", "day": 1}
+    ]
+    assert state.players[villager.pk].flags["feedback"] == [
+        {"kind": "note", "text": note, "day": 1}
+    ]
+    assert "last_protect" not in state.players[guard.pk].flags
+    told = Event.objects.filter(game=game, kind="feedback")
+    assert sorted(told.values_list("audience_character_id", flat=True)) == sorted(
+        [seer.pk, villager.pk]
+    )
+    override = Event.objects.get(game=game, kind="night_override")
+    assert override.reason == "先知被干扰"
+    assert override.payload["feedback_engine"] == {
+        str(seer.pk): [
+            {"kind": "divine", "target": wolf.pk, "role": "狼人", "target_name": "玩家1"}
+        ]
+    }
+    assert override.payload["effects_engine"]["protect"] == [[guard.pk, "protect", villager.pk]]
+    assert override.payload["effects_applied"]["protect"] == []
+    assert state.to_json() == store.replay(game=game).to_json()  # type: ignore[union-attr]
+    # Each page shows its own feedback only.
+    mine = text(login(game, "玩家6"), game)
+    assert "查验无效" in mine
+    assert "狼人" not in mine  # the engine's own result stays with the directors
+    assert note in text(login(game, "玩家15"), game)
+    for name in ("玩家1", "玩家9", "玩家16"):
+        other = text(login(game, name), game)
+        assert note not in other
+        assert "查验无效" not in other
 
 
 def test_another_directors_game_is_not_found(django_user_model: Any) -> None:

@@ -109,15 +109,21 @@ def test_an_override_needs_a_reason_and_publishes_the_directors_hits(director: A
     assert override.director == director
 
 
-def test_the_day_close_opens_the_next_night_after_the_vote_and_the_log_replays(
-    director: Any,
-) -> None:
+def _day_1(director: Any) -> tuple[Any, dict[int, int]]:
+    """Night 1 played out by the scheduler and published at day 1's open (关门 at 21:00)."""
     game, ids = werewolf_game()
     services.werewolf_start(game=game, director=director, now=NIGHT_1)
     services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
     with time_machine.travel(bj(1, 8), tick=False):
         game_services.transitions_run_due(now=bj(1, 8))
         services.werewolf_night_publish(game=game, director=director, reason="")
+    return game, ids
+
+
+def test_the_day_close_opens_the_next_night_after_the_vote_and_the_log_replays(
+    director: Any,
+) -> None:
+    game, ids = _day_1(director)
     state = store.state_load(game)
     totals = tally(state, {ids[s]: ids[2] for s in (5, 6, 7, 8, 9)})
     assert totals == {ids[2]: Fraction(5)}
@@ -207,3 +213,28 @@ def test_a_draft_left_unpublished_is_published_at_the_close_so_the_next_night_op
     opened = game.events.filter(kind__in=["day_open", "night_open"]).order_by("seq")
     assert [e.kind for e in opened] == ["night_open", "day_open", "night_open"]
     assert (store.state_load(game).day, store.state_load(game).phase) == (2, "night")
+
+
+def test_players_are_reminded_to_vote_two_hours_before_the_close_once(director: Any) -> None:
+    """在投票结束前一个半至两个小时之间提醒玩家投票: 关门 21:00, the reminder at 19:00."""
+    game, _ids = _day_1(director)
+    assert services.werewolf_vote_reminders_run(now=bj(1, 18, 59)) == 0
+    assert services.werewolf_vote_reminders_run(now=bj(1, 19, 0)) == 1
+    assert services.werewolf_vote_reminders_run(now=bj(1, 19, 30)) == 0  # once a day
+    reminder = game.events.get(kind="vote_reminder")
+    assert reminder.audience == "public"
+    assert reminder.payload["day"] == 1
+    assert reminder.payload["text"] == (
+        "第1天的投票将于21:00（北京时间）截止，请尚未投票的玩家尽快投票。"
+    )
+    cast = players(game)
+    assert [r["day"] for r in cast[15].heard("vote_reminder")] == [1]
+
+
+def test_no_reminder_once_the_day_is_voted_or_after_the_close(director: Any) -> None:
+    game, ids = _day_1(director)
+    assert services.werewolf_vote_reminders_run(now=bj(1, 21, 0)) == 0  # the close has come
+    state = store.state_load(game)
+    services.werewolf_day_vote(game=game, director=director, totals=tally(state, {ids[6]: ids[2]}))
+    assert services.werewolf_vote_reminders_run(now=bj(1, 19, 30)) == 0
+    assert not game.events.filter(kind="vote_reminder").exists()

@@ -256,6 +256,105 @@ def night_resolve(state: GameState, rng: random.Random) -> tuple[GameState, list
     return fresh.finish(), fresh.events
 
 
+NOTE_MAX = 500  # a director's private note (feedback kind "note"), in characters
+EFFECT_KEYS = ("used", "love", "protect", "longevity")
+
+
+def _refuse(text: str, reason: str) -> InvalidInput:
+    return InvalidInput(f"修改无效：{text}", reason=reason)
+
+
+def _player_id(d: Draft, value: Any) -> int:
+    """A character of the game, as the int the payloads use (a JSON key arrives as a string)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise _refuse("角色不存在。", f"not a character id: {value!r}")
+    try:
+        pid = int(value)
+    except ValueError:
+        raise _refuse("角色不存在。", f"not a character id: {value!r}") from None
+    if pid not in d.players:
+        raise _refuse("角色不存在。", f"unknown character {pid}")
+    return pid
+
+
+def _feedback_entry(d: Draft, roles: frozenset[str], entry: Any) -> dict[str, Any]:
+    """One private feedback entry of the director's: a 预言 result (a role name of the
+    ruleset, or 查验无效) or a note; the engine fills ``target_name``."""
+    if not isinstance(entry, Mapping):
+        raise _refuse("反馈格式不对。", "a feedback entry is an object")
+    keys = set(entry)
+    if entry.get("kind") == "note" and keys == {"kind", "text"}:
+        text = entry["text"].strip() if isinstance(entry["text"], str) else ""
+        if not text or len(text) > NOTE_MAX:
+            raise _refuse(f"私信须为1至{NOTE_MAX}字。", "a note is 1-500 characters")
+        return {"kind": "note", "text": text}
+    if entry.get("kind") == "divine" and keys == {"kind", "target", "role"}:
+        if not isinstance(entry["role"], str) or entry["role"] not in roles:
+            raise _refuse("身份不在本规则中。", f"unknown role name {entry['role']!r}")
+        target = _player_id(d, entry["target"])
+        return {
+            "kind": "divine",
+            "target": target,
+            "role": entry["role"],
+            "target_name": d.name(target),
+        }
+    if entry.get("kind") == "divine" and keys == {"kind", "target", "failed"}:
+        if entry["failed"] is not True:
+            raise _refuse("反馈格式不对。", "failed must be true")
+        target = _player_id(d, entry["target"])
+        return {"kind": "divine", "target": target, "failed": True, "target_name": d.name(target)}
+    raise _refuse("反馈格式不对。", f"not an allowed feedback entry: {sorted(keys)}")
+
+
+def _override_feedback(
+    d: Draft, drafted: Mapping[str, list[dict[str, Any]]], given: Any
+) -> dict[str, list[dict[str, Any]]]:
+    """The drafted feedback with each named player's entries replaced (``[]`` removes them)."""
+    if not isinstance(given, Mapping):
+        raise _refuse("反馈格式不对。", "feedback is an object by character")
+    roles = frozenset(r.name for r in d.rs.roles.values())
+    replaced: dict[str, list[dict[str, Any]]] = {}
+    for key, entries in given.items():
+        pid = str(_player_id(d, key))
+        if pid in replaced:
+            raise _refuse("同一角色的反馈重复。", f"character {pid} named twice")
+        if not isinstance(entries, list | tuple):
+            raise _refuse("反馈格式不对。", "a character's feedback is a list")
+        replaced[pid] = [_feedback_entry(d, roles, e) for e in entries]
+    merged = {pid: replaced.pop(pid, list(items)) for pid, items in drafted.items()}
+    merged.update(replaced)
+    return {pid: items for pid, items in merged.items() if items}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values, without 1 == True (an effect names ids and skills exactly)."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _override_effects(drafted: Mapping[str, Any], given: Any) -> dict[str, Any]:
+    """The drafted effects with only the entries the director kept: each list a subset of the
+    draft's (an effect may be voided, not invented); a key not given keeps the draft's list."""
+    if not isinstance(given, Mapping) or not set(given) <= set(EFFECT_KEYS):
+        raise _refuse("效果格式不对。", f"effects keys are {', '.join(EFFECT_KEYS)}")
+    effects = {k: list(drafted.get(k, [])) for k in EFFECT_KEYS}
+    for key, entries in given.items():
+        if not isinstance(entries, list | tuple):
+            raise _refuse("效果格式不对。", f"effects {key} is a list")
+        kept: set[int] = set()
+        for entry in entries:
+            match = next(
+                (i for i, e in enumerate(effects[key]) if i not in kept and _same(e, entry)), None
+            )
+            if match is None:
+                raise _refuse("只能取消草稿中的效果，不能新增。", f"{key} {entry!r} is not drafted")
+            kept.add(match)
+        # The draft's order, less what the director voided.
+        effects[key] = [e for i, e in enumerate(effects[key]) if i in kept]
+    return effects
+
+
 def night_publish(
     state: GameState,
     rng: random.Random,
@@ -263,8 +362,11 @@ def night_publish(
     overrides: Mapping[str, Any] | None = None,
 ) -> tuple[GameState, list[GameEvent]]:
     """Apply the night's result at the day's open ``now``. ``overrides`` (RULINGS 6):
-    ``{"by": director, "reason": text, "hits": [[target, cause], ...]}`` replaces the hits
-    that land; the engine's own result stays in the log beside it."""
+    ``{"by": director, "reason": text, "hits": [[target, cause], ...], "feedback": {"<id>":
+    [entry, ...]}, "effects": {"used"|"love"|"protect"|"longevity": [...]}}`` replaces the
+    hits that land, the named players' private feedback (a 预言 result — a role name or
+    ``failed`` —, or a ``note``) and voids drafted effects (each list a subset of the
+    draft's); the engine's own result stays in the log beside each part that was given."""
     if state.phase != LATE or state.result is None:
         raise WrongPhase(phase=state.phase, needed=LATE)
     d = open_draft(state, rng, seconds(now))
@@ -272,19 +374,30 @@ def night_publish(
     if overrides is not None:
         if not overrides.get("by") or not overrides.get("reason"):
             raise InvalidInput(reason="an override needs the director and a reason")
-        hits = [[int(h[0]), str(h[1])] for h in overrides.get("hits", result["hits"])]
+        try:
+            hits = [[int(h[0]), str(h[1])] for h in overrides.get("hits", result["hits"])]
+        except (TypeError, ValueError, IndexError):
+            raise _refuse("出局格式不对。", "hits are [[target, cause], ...]") from None
         if any(h[0] not in d.players for h in hits):
             raise InvalidInput(reason="unknown character")
-        d.directors(
-            "night_override",
-            {
-                "by": overrides["by"],
-                "reason": overrides["reason"],
-                "engine": result["hits"],
-                "applied": hits,
-            },
-        )
+        log: dict[str, Any] = {
+            "by": overrides["by"],
+            "reason": overrides["reason"],
+            "engine": result["hits"],
+            "applied": hits,
+        }
         result["hits"] = hits
+        if overrides.get("feedback") is not None:
+            feedback = _override_feedback(d, result["feedback"], overrides["feedback"])
+            log["feedback_engine"] = result["feedback"]
+            log["feedback_applied"] = feedback
+            result["feedback"] = feedback
+        if overrides.get("effects") is not None:
+            effects = _override_effects(result["effects"], overrides["effects"])
+            log["effects_engine"] = result["effects"]
+            log["effects_applied"] = effects
+            result["effects"] = effects
+        d.directors("night_override", log)
     d.phase = DAY
     before = len(d.outs)
     _apply_effects(d, result["effects"])

@@ -142,6 +142,8 @@ class Ruleset:
     auction_prices: Mapping[str, int]
     victory: Mapping[str, Victory]
     surrender: frozenset[str]
+    # 在投票结束前一个半至两个小时之间提醒玩家投票: how long before the close the site reminds.
+    vote_reminder_minutes: int | None
     texts: Mapping[str, str]
 
     def step(self, key: str) -> NightStep:
@@ -256,6 +258,11 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     if total != players:
         raise RulesetError("roles", f"counts add up to {total}, not {players}")
     texts = dict(_need(data, "announcements", dict, ""))
+    reminder = data.get("vote_reminder_minutes")
+    if reminder is not None and (
+        not isinstance(reminder, int) or reminder <= 0 or "vote_reminder" not in texts
+    ):
+        raise RulesetError("vote_reminder_minutes", "a positive int, with its announcement")
     for sk in skills.values():
         for text in (sk.announce, sk.forfeit_announce):
             if text is not None and text not in texts:
@@ -277,6 +284,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         auction_prices=dict(_need(data, "auction", dict, "")),
         victory=victory,
         surrender=frozenset(data.get("surrender", ())),
+        vote_reminder_minutes=data.get("vote_reminder_minutes"),
         texts=texts,
     )
 
