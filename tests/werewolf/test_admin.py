@@ -172,7 +172,7 @@ def test_override_edits_the_feedback_and_voids_an_effect_without_leaking(
     mine = text(login(game, "玩家6"), game)
     assert "查验无效" in mine
     assert "狼人" not in mine  # the engine's own result stays with the directors
-    assert note in text(login(game, "玩家15"), game)
+    assert f"导演私信：{note}" in text(login(game, "玩家15"), game)
     for name in ("玩家1", "玩家9", "玩家16"):
         other = text(login(game, name), game)
         assert note not in other
