@@ -17,6 +17,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -63,6 +64,13 @@ class PaceClosed(RuleError):
     status = 409
     message = "已过加速/延时申请的截止时间（关门前三小时）。"
     message_en = "Speed-up and delay requests closed three hours before the day's close."
+
+
+class FactionAlreadyLost(RuleError):
+    code = "faction_already_lost"
+    status = 409
+    message = "已决定该阵营判负，不能撤回（已经被判负的阵营无法再次达到胜利条件）。"
+    message_en = "The faction was already judged lost; that cannot be taken back."
 
 
 class NoFactionDecision(RuleError):
@@ -413,13 +421,16 @@ def _red_card_apply(game: Game, card: Card, reviewer: User, reason: str, now: da
 
 def card_faction_decide(*, card: Card, director: User, loses: bool, reason: str) -> None:
     """The director's call on a red card (判罚红牌时，导演视情况决定是否判负该玩家所在阵营),
-    recorded on the card and in the log; the kind's engine acts on it."""
+    recorded on the card and in the log; a kind with factions makes the faction lose at once
+    (``GameKind.faction_loss``). A loss cannot be taken back; a 'no' may later become a 'yes'."""
     reason = reason_required(reason)
     with transaction.atomic():
         game = game_lock(card.game_id)
         fresh = Card.objects.select_for_update().select_related("character").get(pk=card.pk)
         if fresh.color != RED or fresh.status != CardStatus.CONFIRMED:
             raise NoFactionDecision()
+        if fresh.faction_loses:
+            raise FactionAlreadyLost()
         now = timezone.now()
         fresh.faction_loses, fresh.faction_reason = loses, reason
         fresh.faction_decided_by, fresh.faction_decided_at = director, now
@@ -431,9 +442,22 @@ def card_faction_decide(*, card: Card, director: User, loses: bool, reason: str)
                 "faction_decided_at",
             ]
         )
-        payload = {"card": fresh.pk, "character": fresh.character_id, "loses": loses}
-        event = GameEvent("faction_decision", DIRECTORS, payload)
-        events_append(game=game, events=[event], now=now, director=director, reason=reason)
+        payload: dict[str, Any] = {
+            "card": fresh.pk,
+            "character": fresh.character_id,
+            "loses": loses,
+        }
+        events: list[GameEvent] = []
+        handler = kind_get(game.kind).faction_loss
+        if loses and handler is not None:
+            try:
+                with transaction.atomic():
+                    payload["effect"], kind_events = handler(game, fresh.character, now)
+                    events = list(kind_events)
+            except RuleError as exc:
+                payload["effect"] = f"未执行：{exc.text}"
+        events.insert(0, GameEvent("faction_decision", DIRECTORS, payload))
+        events_append(game=game, events=events, now=now, director=director, reason=reason)
 
 
 # --- 加速 / 延时 ----------------------------------------------------------------------------------

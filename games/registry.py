@@ -24,6 +24,9 @@ PortalView = Callable[[HttpRequest, "Game", "Character"], HttpResponse]
 # game: applies the kind's rule and returns what it did (a short Chinese line kept on the card)
 # and the kind's events.
 RedCardHandler = Callable[["Game", "Character", datetime], tuple[str, Sequence[GameEvent]]]
+# The director's decision that a red-carded character's faction loses (判负), for kinds with
+# factions; returns what was done, in Chinese, and the kind's events.
+FactionLossHandler = Callable[["Game", "Character", datetime], tuple[str, Sequence[GameEvent]]]
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class GameKind:
     # The admin URL name (taking the game id) of the kind's live control room, if it has one.
     control_room: str | None = None
     red_card: RedCardHandler | None = None
+    faction_loss: FactionLossHandler | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -28,6 +28,14 @@ def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Seq
     return werewolf_red_card(game, character, now)
 
 
+def _faction_loss(
+    game: Game, character: Character, now: datetime
+) -> tuple[str, Sequence[GameEvent]]:
+    from werewolf.services import werewolf_faction_forfeit
+
+    return werewolf_faction_forfeit(game, character, now)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from werewolf.views import player_page
 
@@ -47,5 +55,6 @@ WEREWOLF = register(
         control_room="admin:werewolf_night",
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
         red_card=_red_card,
+        faction_loss=_faction_loss,
     )
 )

@@ -413,3 +413,17 @@ def werewolf_red_card(
     payload = {"character": character.pk, "now": _now(now)}
     _, events = _run(game=game, op="red_card", payload=payload)
     return "红牌罚下：立即出局并公示身份。", events
+
+
+def werewolf_faction_forfeit(
+    game: Game, character: Character, now: datetime
+) -> tuple[str, Sequence[GameEvent]]:
+    """The director's decision on a red card that the character's faction loses (the core's
+    card ledger calls it with the game locked): the engine's 判负, then the win check."""
+    if not WerewolfGame.objects.filter(pk=game.pk).exists():
+        raise NotSetUp()
+    payload = {"character": character.pk, "now": _now(now)}
+    after, events = _run(game=game, op="faction_forfeit", payload=payload)
+    if not any(e.kind == "faction_forfeit" for e in events):
+        return "该阵营已被判负。", events
+    return "阵营判负" + ("，游戏结束。" if after.phase == OVER else "。"), events

@@ -54,6 +54,9 @@ STEPS: Mapping[str, Logged] = {
         s, {int(c): Fraction(v) for c, v in p["totals"].items()}, rng, float(p["now"])
     ),
     "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng, float(p["now"])),
+    "faction_forfeit": lambda s, p, rng: engine.faction_forfeit(
+        s, int(p["character"]), rng, float(p["now"])
+    ),
 }
 DEALS = frozenset({"setup", "deal"})
 

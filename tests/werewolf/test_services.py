@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from django.db import transaction
 
+from games import card_services
 from games import services as game_services
 from games.engine.ballots import vote_weights_for
 from games.engine.errors import InvalidInput
@@ -238,3 +239,43 @@ def test_no_reminder_once_the_day_is_voted_or_after_the_close(director: Any) -> 
     services.werewolf_day_vote(game=game, director=director, totals=tally(state, {ids[6]: ids[2]}))
     assert services.werewolf_vote_reminders_run(now=bj(1, 19, 30)) == 0
     assert not game.events.filter(kind="vote_reminder").exists()
+
+
+def test_a_red_cards_faction_decision_makes_the_faction_lose_in_the_engine(
+    director: Any, staff: Any
+) -> None:
+    """判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负: the decision in the card
+    ledger acts in the game at once, replays, and cannot be taken back."""
+    game, ids = _day_1(director)
+
+    def red(seat: int) -> Any:
+        card = card_services.card_add(
+            game=game,
+            director=director,
+            character=Character.objects.get(pk=ids[seat]),
+            color="red",
+            reason="11.1",
+        )
+        card_services.cards_review(cards=[card], reviewer=staff, confirm=True, reason="属实")
+        return card
+
+    wolf = red(2)
+    assert store.state_load(game).players[ids[2]].alive is False
+    card_services.card_faction_decide(card=wolf, director=director, loses=True, reason="恶意")
+    state = store.state_load(game)
+    assert state.lost == ("wolves",)
+    assert state.winner is None
+    forfeit = game.events.get(kind="faction_forfeit")
+    assert (forfeit.audience, forfeit.payload["faction_name"]) == ("public", "狼人阵营")
+    decision = game.events.get(kind="faction_decision")
+    assert decision.payload["effect"] == "阵营判负。"
+    with pytest.raises(card_services.FactionAlreadyLost):
+        card_services.card_faction_decide(card=wolf, director=director, loses=False, reason="改")
+    assert state.to_json() == store.replay(game=game).to_json()  # type: ignore[union-attr]
+
+    white = red(5)
+    card_services.card_faction_decide(card=white, director=director, loses=True, reason="恶意")
+    state = store.state_load(game)
+    assert (state.winner, state.phase) == ("village", "over")
+    game.refresh_from_db()
+    assert game.status == "finished"

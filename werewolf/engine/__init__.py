@@ -25,7 +25,7 @@ from .actions import (
     register_action_type,
 )
 from .ballot import Vote, ballots, portal_totals
-from .day import day_vote, red_card, tally, vote_modifiers
+from .day import day_vote, faction_forfeit, red_card, tally, vote_modifiers
 from .night import (
     deadline_pass,
     next_deadline,
@@ -59,6 +59,7 @@ __all__ = [
     "day_vote",
     "deadline_pass",
     "director_view",
+    "faction_forfeit",
     "get_ruleset",
     "new_game",
     "next_deadline",

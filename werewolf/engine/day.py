@@ -16,6 +16,7 @@ from games.engine.ballots import Adjust, Reason, VoteModifiers
 from games.engine.errors import WrongPhase
 from games.engine.events import GameEvent
 
+from . import victory
 from .draft import Draft, open_draft
 from .errors import GameOver, InvalidTarget
 from .outcomes import TRIGGERS, Fired, eliminate, open_window, out_by, register_trigger, triggers_of
@@ -131,4 +132,26 @@ def red_card(
         raise InvalidTarget(reason="not in the game")
     d = open_draft(state, rng, seconds(now))
     eliminate(d, pid, CAUSE_RED_CARD, night=False)
+    return d.finish(), d.events
+
+
+def faction_forfeit(
+    state: GameState, pid: int, rng: random.Random, now: Now
+) -> tuple[GameState, list[GameEvent]]:
+    """判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负: the faction ``pid``
+    belongs to now loses, publicly (the red card already showed the role), and the win check
+    follows. A faction already lost stays as it is."""
+    if state.phase == OVER:
+        raise GameOver()
+    if pid not in state.players:
+        raise InvalidTarget(reason="not in the game")
+    d = open_draft(state, rng, seconds(now))
+    p = d.p(pid)
+    if p.faction in d.lost:
+        return state, []
+    faction = d.rs.factions[p.faction].name
+    text = d.rs.text("faction_forfeit", name=p.name, faction=faction)
+    d.public("faction_forfeit", {"text": text, "faction": p.faction, "faction_name": faction})
+    victory.lose(d, p.faction, "红牌判负")
+    victory.check(d)
     return d.finish(), d.events

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from werewolf.engine import Forgo, apply_action, deadline_pass, tally, vote_modifiers
-from werewolf.engine.errors import InvalidTarget, WindowClosed
+from werewolf.engine.errors import GameOver, InvalidTarget, WindowClosed
 
 from .support import (
     CHIEF,
@@ -194,3 +194,31 @@ def test_one_vote_a_day() -> None:
     state, _ = vote(day1(), {15: 1})
     with pytest.raises(WrongPhase):
         vote(state, {15: 2})
+
+
+def test_the_director_makes_a_red_carded_wolfs_faction_lose() -> None:
+    """判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负."""
+    from werewolf.engine import faction_forfeit, red_card
+
+    at = close_at(day1()) - 60 * MIN
+    state, _ = red_card(day1(), 2, rng(), at)
+    state, events = faction_forfeit(state, 2, rng(), at)
+    assert state.lost == ("wolves",)
+    assert "P2被红牌罚下，导演判定狼人阵营判负。" in texts(events)
+    # The village and the white wolf both stand: the game goes on.
+    assert (state.winner, state.phase) == (None, "day")
+    again, none = faction_forfeit(state, 3, rng(), at)  # a teammate's card: already lost
+    assert (again, none) == (state, [])
+
+
+def test_a_forfeit_leaving_one_faction_ends_the_game_at_once() -> None:
+    from werewolf.engine import faction_forfeit
+
+    at = close_at(day1()) - 60 * MIN
+    state, _ = faction_forfeit(day1(), 2, rng(), at)
+    state, events = faction_forfeit(state, 5, rng(), at)  # the 白眼狼
+    assert state.lost == ("wolves", "white_wolf")
+    assert (state.winner, state.phase) == ("village", "over")
+    assert [e.payload["winner"] for e in events if e.kind == "game_over"] == ["village"]
+    with pytest.raises(GameOver):
+        faction_forfeit(state, 6, rng(), at)
