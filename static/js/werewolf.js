@@ -5,10 +5,21 @@
   var region = document.getElementById("ww-state");
   var retry = 1000;
 
+  // One fetch at a time, and one more after a burst of events: an older, slower answer can
+  // never overwrite a newer state, and a night's publication does not fire a fetch per frame.
+  var fetching = false;
+  var again = false;
   function redraw() {
-    return fetch(location.pathname + "?part=state", { credentials: "same-origin" })
+    if (fetching) { again = true; return; }
+    fetching = true;
+    fetch(location.pathname + "?part=state", { credentials: "same-origin" })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
-      .then(function (html) { if (html !== null) region.innerHTML = html; mark(socketOpen); });
+      .then(function (html) { if (html !== null) region.innerHTML = html; mark(socketOpen); })
+      .catch(function () { /* the next event or reconnect redraws */ })
+      .then(function () {
+        fetching = false;
+        if (again) { again = false; redraw(); }
+      });
   }
 
   var socketOpen = false;

@@ -272,13 +272,7 @@ def daphne_server(exceptions: Counter[str] | None = None) -> Iterator[int]:
         yield port
         ok = True
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        process_stop(process)
         log.close()
         text = Path(log.name).read_text(errors="replace")
         os.unlink(log.name)
@@ -304,3 +298,14 @@ def wait_ready(process: subprocess.Popen[bytes], port: int) -> None:
             pass
         time.sleep(0.1)
     raise RuntimeError(f"daphne did not answer /api/ping within {READY_SECONDS:.0f} s")
+
+
+def process_stop(process: subprocess.Popen[bytes]) -> None:
+    """Terminate a server started for a run, killing it if it does not stop within 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
