@@ -229,6 +229,35 @@ def cards_propose(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
     return [GameEvent("cards_proposed", DIRECTORS, {"day": day, "cards": payload})]
 
 
+def card_propose_missed_duty(
+    *, game: Game, character_id: int, day: int, skill: str, now: datetime
+) -> list[GameEvent]:
+    """必须行使特权的角色未在规定时间内行使: a proposed card for a forced skill its character
+    let pass (the game locked by the caller; the kind's engine knows what was forced). Once
+    per character and day, like every proposal; nothing for a ruleset without the rule."""
+    rules = rules_of(game)
+    if rules is None or rules.activity.missed_duty_reason is None:
+        return []
+    code = rules.activity.missed_duty_reason
+    card, created = Card.objects.get_or_create(
+        game=game,
+        character_id=character_id,
+        day=day,
+        reason=code,
+        source=CardSource.PROPOSED,
+        defaults={
+            "color": rules.violation(code).color or "yellow",
+            "status": CardStatus.PROPOSED,
+            "facts": {"skill": skill},
+            "proposed_at": now,
+        },
+    )
+    if not created:
+        return []
+    payload = [{**card_facts(card, rules), "facts": card.facts}]
+    return [GameEvent("cards_proposed", DIRECTORS, {"day": day, "cards": payload})]
+
+
 def cards_propose_again(*, game: Game, day: int, director: User) -> int:
     """The director re-runs a day's proposals (after a late sync); returns how many are new."""
     with transaction.atomic():

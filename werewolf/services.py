@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games import live
 from games.ballots import ballot_day, ballot_tally
+from games.card_services import card_propose_missed_duty
 from games.engine import timetable as tt
 from games.engine.errors import Forbidden, RuleError
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
@@ -284,6 +285,20 @@ def _thread_totals(game: Game, day: int) -> dict[str, str] | None:
     return {str(t.character): str(t.votes) for t in tally.totals}
 
 
+def _missed_duties(
+    game: Game, day: int, events: Sequence[GameEvent], now: datetime
+) -> list[GameEvent]:
+    """必须行使特权的角色未在规定时间内行使: a proposed card for each forced skill forfeited."""
+    proposed: list[GameEvent] = []
+    for e in events:
+        if e.kind == "forfeited" and e.audience == DIRECTORS:
+            for skill in e.payload.get("forced", []):
+                proposed += card_propose_missed_duty(
+                    game=game, character_id=e.payload["actor"], day=day, skill=skill, now=now
+                )
+    return proposed
+
+
 def werewolf_deadlines_run(*, now: datetime) -> int:
     """Forfeit what is late in every live game (RULINGS 5) and draft each night that has
     nothing left to wait for; returns how many games moved."""
@@ -299,6 +314,7 @@ def werewolf_deadlines_run(*, now: datetime) -> int:
                 locked = game_lock(game_id)
                 payload = {"now": _now(now)}
                 after, events = _run(game=locked, op="deadline_pass", payload=payload)
+                events += _missed_duties(locked, after.day, events, now)
                 events += _resolve_if_done(locked, after, 1)
                 events_append(game=locked, events=events, now=now)
         except Exception:

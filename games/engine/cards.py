@@ -91,6 +91,8 @@ class ActivityRules:
     min_posts_reason: str | None
     streak: StreakRule | None
     vote_reason: str | None  # not voting on a day not sped up → a card; None: no such rule
+    # 必须行使特权的角色未在规定时间内行使 (099 5(3)): a forced skill missed → a card.
+    missed_duty_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -187,11 +189,15 @@ def _activity(data: Mapping[str, Any], codes: set[str]) -> ActivityRules:
             reason=str(reason(streak_data.get("reason"), "activity.streak.reason")),
         )
     vote = data.get("vote")
+    duty = data.get("missed_duty")
     rules = ActivityRules(
         min_posts=min_posts,
         min_posts_reason=reason(data.get("min_posts_reason"), "activity.min_posts_reason"),
         streak=streak,
         vote_reason=reason(vote.get("reason"), "activity.vote.reason") if vote else None,
+        missed_duty_reason=(
+            reason(duty.get("reason"), "activity.missed_duty.reason") if duty else None
+        ),
     )
     if rules.min_posts > 0 and rules.min_posts_reason is None:
         raise PenaltyDataError("activity.min_posts_reason", "required when min_posts > 0")

@@ -15,7 +15,7 @@ from games import card_services
 from games import services as game_services
 from games.engine.ballots import vote_weights_for
 from games.engine.errors import InvalidInput
-from games.models import Character, CharacterStatus, ForumPost, ForumThread
+from games.models import Card, Character, CharacterStatus, ForumPost, ForumThread
 from games.services import events_append, game_lock
 from tests.conftest import bj
 from tests.werewolf.players import players, werewolf_game
@@ -279,3 +279,23 @@ def test_a_red_cards_faction_decision_makes_the_faction_lose_in_the_engine(
     assert (state.winner, state.phase) == ("village", "over")
     game.refresh_from_db()
     assert game.status == "finished"
+
+
+def test_a_wolf_missing_the_forced_election_gets_a_proposed_yellow_card(director: Any) -> None:
+    """必须行使特权的角色未在规定时间内行使 → 黄牌 (099 5(3)), proposed for the staff's review
+    when the scheduler forfeits the forced 选举; a skill that is not forced (预言) costs none."""
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    cast = players(game)
+    with time_machine.travel(NIGHT_1 + dt.timedelta(minutes=5), tick=False):
+        for seat in (1, 2, 3):
+            cast[seat].use("elect", ids[1])
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=31))
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    cards = list(Card.objects.filter(game=game))
+    assert [(c.character_id, c.reason, c.color, c.status, c.day) for c in cards] == [
+        (ids[4], "5.3", "yellow", "proposed", 1)
+    ]
+    assert cards[0].facts == {"skill": "elect"}
+    proposed = game.events.get(kind="cards_proposed")
+    assert proposed.audience == "directors"

@@ -119,6 +119,19 @@ def test_the_seer_sees_its_skill_tonight_with_targets_and_submits_it() -> None:
     assert subs[str(character(game, "玩家6").pk)] == target.pk
 
 
+def test_the_forced_election_has_no_forgo_button_and_a_forged_forgo_is_refused() -> None:
+    """标明<强制>的技能不允许放弃发动: the wolves' 选举 offers no 放弃; a hand-made post is
+    refused with the rule's words and changes nothing."""
+    game = dealt_game()
+    services.werewolf_start(game=game, director=None)
+    wolf = login(game, "玩家1")
+    assert "强制技能，不能放弃" in text(wolf, game)
+    before = werewolf_state(game=game).to_json()
+    after = submit(wolf, game, op="forgo", skill="elect", key="k-forgo")
+    assert "标明<强制>的技能不允许放弃发动。" in after
+    assert werewolf_state(game=game).to_json() == before
+
+
 def test_a_refused_submission_says_why_and_changes_nothing() -> None:
     game = dealt_game()
     services.werewolf_start(game=game, director=None)

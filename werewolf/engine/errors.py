@@ -11,6 +11,7 @@ __all__ = [
     "ChangeLate",
     "ChangeSpedUp",
     "Charmed",
+    "ForcedSkill",
     "GameOver",
     "InvalidInput",
     "InvalidTarget",
@@ -90,6 +91,12 @@ class WindowClosed(WerewolfConflict):
     code = "window_closed"
     message = "现在不能发动这个技能（没有触发或已超过行动时限）。"
     message_en = "This skill cannot be used now (not triggered, or past its deadline)."
+
+
+class ForcedSkill(WerewolfConflict):
+    code = "forced_skill"
+    message = "标明<强制>的技能不允许放弃发动。"
+    message_en = "A <forced> skill cannot be forgone."
 
 
 class SkillUsedUp(WerewolfConflict):

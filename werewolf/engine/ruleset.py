@@ -87,6 +87,11 @@ class Skill:
     forfeit_announce: str | None = None  # ... and one when it is forfeited (警长收回)
 
     @property
+    def forced(self) -> bool:
+        """<强制>: 不允许放弃发动 — it cannot be forgone, and missing it is a card (099 5(3))."""
+        return "强制" in self.tags
+
+    @property
     def limited(self) -> bool:
         return "限定" in self.tags
 

@@ -22,6 +22,7 @@ from .draft import Draft, open_draft
 from .errors import (
     ActorOut,
     Charmed,
+    ForcedSkill,
     GameOver,
     InvalidTarget,
     NoSurrender,
@@ -207,6 +208,8 @@ def forgo(d: Draft, a: Forgo, now: float) -> None:
         return
     if not available(d, p, sk.key):
         raise NotYourSkill(skill=sk.key)
+    if sk.forced:
+        raise ForcedSkill(skill=sk.key)
     _step_open(d, sk, now)
     put_sub(d, sk.key, p.id, None)
     d.to(p.id, "forgone", {"skill": sk.key, "name": sk.name}, p.id)

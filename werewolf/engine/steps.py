@@ -149,8 +149,16 @@ def close_step(d: Draft, step: NightStep, *, forfeit: bool) -> None:
     if forfeit:
         for pid in actors(d, step):
             if not actor_done(d, step, pid):
+                # 必须行使特权的角色未在规定时间内行使: the forced skills it missed, for the cards.
+                forced = [
+                    s
+                    for s in step.skills
+                    if d.rs.skills[s].forced
+                    and available(d, d.p(pid), s)
+                    and str(pid) not in subs(d, s)
+                ]
                 d.to(pid, "forfeited", {"step": step.key, "name": step.name})
-                d.directors("forfeited", {"step": step.key, "actor": pid})
+                d.directors("forfeited", {"step": step.key, "actor": pid, "forced": forced})
     steps = dict(d.night["steps"])
     steps[step.key] = {**steps[step.key], "state": "closed"}
     d.set_night(steps=steps)

@@ -58,11 +58,14 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
                 continue
             for s in step.skills:
                 if available(d, p, s):
-                    usable.append({"skill": s, "name": rs.skills[s].name, "until": st["deadline"]})
+                    sk = rs.skills[s]
+                    usable.append(
+                        {"skill": s, "name": sk.name, "until": st["deadline"], "forced": sk.forced}
+                    )
     for w in state.windows:
         if w["actor"] == pid:
             name = rs.skills[w["skill"]].name
-            usable.append({"skill": w["skill"], "name": name, "until": w["until"]})
+            usable.append({"skill": w["skill"], "name": name, "until": w["until"], "forced": False})
     view: dict[str, Any] = {
         "id": pid,
         "day": state.day,

@@ -95,11 +95,15 @@ def test_activity_thresholds_per_ruleset() -> None:
     assert (a099.min_posts, a099.min_posts_reason, a099.vote_reason) == (5, "5.1", "5.2")
     assert a099.streak is not None
     assert (a099.streak.days, a099.streak.under, a099.streak.reason) == (3, 10, "5.1")
+    # 必须行使特权的角色未在规定时间内行使: only [099] has the rule.
+    assert a099.missed_duty_reason == "5.3"
     a096 = penalty_rules("conan_096").activity
     assert a096.streak is not None
     assert (a096.min_posts, a096.streak.reason, a096.vote_reason) == (5, "5.2", None)
     a061 = penalty_rules("lin_feng_061").activity
     assert (a061.min_posts, a061.streak, a061.vote_reason) == (0, None, "vote")
+    assert a096.missed_duty_reason is None
+    assert a061.missed_duty_reason is None
 
 
 def test_three_blue_make_a_yellow() -> None:

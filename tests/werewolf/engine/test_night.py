@@ -16,6 +16,7 @@ from werewolf.engine import (
 )
 from werewolf.engine.errors import (
     Charmed,
+    ForcedSkill,
     InvalidTarget,
     NightNotDone,
     PotionTonight,
@@ -175,6 +176,25 @@ def test_deadline_forfeits_rulings_5() -> None:
     forfeited = {e.audience.character for e in events if e.kind == "forfeited"}
     assert {SEER, GUARD, LOVER, WHITE, 1, 2, 3, 4} <= forfeited
     assert state.night["leader"] in (1, 2, 3, 4)  # no vote: drawn from the seed
+
+
+def test_the_forced_election_cannot_be_forgone_and_a_missed_vote_is_named() -> None:
+    """标明<强制>的技能不允许放弃发动; 必须行使特权的角色未在规定时间内行使 is a card, so the
+    directors learn which forced skill each late actor missed (the seer's 预言 is not forced)."""
+    state = open_night(game())
+    with pytest.raises(ForcedSkill):
+        apply_action(state, Forgo(actor=1, skill="elect"), rng(), closed(state) + MIN)
+    for w in (1, 2, 3):
+        state, _ = use(state, w, "elect", 1)
+    state, events = deadline_pass(state, rng(), closed(state) + 30 * MIN)
+    missed = {
+        e.payload["actor"]: e.payload["forced"]
+        for e in events
+        if e.kind == "forfeited" and e.audience.kind == "directors"
+    }
+    assert missed[4] == ["elect"]
+    assert missed[SEER] == []
+    assert missed[1] == []  # the 主刀狼 voted but missed the kill: 团队, not forced
 
 
 def test_election_majority_and_tie() -> None:
