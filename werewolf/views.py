@@ -55,6 +55,11 @@ LOG_LABELS = {
 }
 
 
+# Not lines of a player's log: the engine's step record, and the core timetable's phases (a
+# role game's own night_open/day_open say where the game is; dusk/late/dawn mean nothing here).
+UNLOGGED = frozenset({"engine_step", "phase_changed"})
+
+
 def _line(frame: dict[str, Any]) -> str:
     payload = frame["payload"]
     kind = frame["kind"]
@@ -91,7 +96,7 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     lines = [
         {"private": f["stream"] == "private", "text": _line(f)}
         for f in frames
-        if f["kind"] != "engine_step"
+        if f["kind"] not in UNLOGGED
     ]
     sense: list[dict[str, Any]] | None = None
     asked = ""

@@ -9,12 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
 from games import services as game_services
 from games.models import Character, Game
-from tests.conftest import START, api_login
+from tests.conftest import START, api_login, bj
 from werewolf import services
 from werewolf.engine.state import LATE
 from werewolf.selectors import werewolf_state
@@ -199,3 +200,16 @@ def test_the_hunter_voted_out_by_day_gets_its_shot_window_with_a_deadline(direct
     after = submit(hunter_page, game, op="use_skill", skill="last_shot", target=str(target.pk))
     assert "已提交" in after
     assert not werewolf_state(game=game).players[target.pk].alive
+
+
+def test_the_log_reads_as_the_role_game_not_the_core_timetable() -> None:
+    """The core's phase_changed (dusk/late/dawn) means nothing in a role game: the page shows
+    the game's own 第 n 夜开始 / 第 n 天开始 and never a raw kind."""
+    game = dealt_game()
+    services.werewolf_start(game=game, director=None, now=bj(1, 0) - timedelta(hours=2))
+    with time_machine.travel(bj(1, 0, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 0, 1))
+    assert game.events.filter(kind="phase_changed").exists()
+    page = text(login(game, "玩家15"), game)
+    assert "第 1 夜开始" in page
+    assert "phase_changed" not in page
