@@ -17,7 +17,7 @@ from games.engine.events import GameEvent
 
 from .draft import Draft, open_draft
 from .errors import GameOver, NightNotDone
-from .outcomes import out_by
+from .outcomes import out_by, replaced
 from .ruleset import CHECKS, Ruleset, RulesetError
 from .skills import Now, seconds
 from .state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, DAY, LATE, NIGHT, OVER, SETUP, GameState
@@ -111,12 +111,14 @@ def _chance(d: Draft, actor: int, target: int, field: str, what: str) -> bool:
 
 
 def _picks(d: Draft, effect: str) -> list[tuple[str, int, int]]:
+    """Tonight's submissions with ``effect``: (skill, actor, target), of actors still in the
+    game (出局后不能行使特权: a red card during the night voids what its player submitted)."""
     return [
         (s.key, int(a), int(t))
         for s in d.rs.skills.values()
         if s.effect == effect
         for a, t in subs(d, s.key).items()
-        if t is not None
+        if t is not None and d.p(int(a)).alive
     ]
 
 
@@ -212,13 +214,20 @@ def _settle(d: Draft, result: Mapping[str, Any]) -> None:
     hits = result["hits"]
     # 情痴夜晚受到有效出局技能则发动的[爱慕]无效: a lover hit tonight takes nobody's place.
     void = frozenset(int(h[0]) for h in hits)
+    before = len(d.outs)
     for target, cause, *_ in hits:
         if d.winner is not None:
             break
+        target = int(target)
         if not d.p(target).alive:
+            # 爱慕的对象按规则将出局多次时，则情痴和爱慕对象都将出局: out tonight already (毒, 枪),
+            # the loved one's kill takes the lover too; any other second hit is 空.
+            tonight = {o.id for o in d.outs[before:]}
+            if target in tonight and replaced(d, target, cause, night=True, void=void):
+                continue
             d.note("结算", f"{d.name(target)}已出局，{cause}落空。", target=target)
             continue
-        out_by(d, int(target), cause, night=True, void=void)
+        out_by(d, target, cause, night=True, void=void)
 
 
 def night_resolve(state: GameState, rng: random.Random) -> tuple[GameState, list[GameEvent]]:

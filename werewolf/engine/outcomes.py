@@ -80,14 +80,23 @@ def out_by(
     技能则发动的[爱慕]无效)."""
     if d.winner is not None:
         return
+    if not replaced(d, pid, cause, night=night, void=void):
+        eliminate(d, pid, cause, night=night)
+
+
+def replaced(
+    d: Draft, pid: int, cause: str, *, night: bool, void: frozenset[int] = frozenset()
+) -> bool:
+    """Whether a ``replace`` trigger of another living player took ``pid``'s elimination by
+    ``cause`` (and went out itself)."""
     for q in sorted(d.living(), key=lambda p: p.id):
         if q.id == pid or q.id in void:
             continue
         for skill, t in triggers_of(d, q.id, "replace"):
             fired = Fired(pid, cause, night, skill, void)
             if answers(t, cause) and TRIGGERS[t.handler](d, q.id, t, fired):
-                return
-    eliminate(d, pid, cause, night=night)
+                return True
+    return False
 
 
 def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:

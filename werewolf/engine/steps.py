@@ -112,7 +112,7 @@ def settle_election(d: Draft, step: NightStep, *, final: bool) -> None:
 
 def kills(d: Draft) -> list[tuple[str, int, int]]:
     """The effective kills (有效指杀) submitted tonight, in step order: (skill, actor, target);
-    of a team step only the 主刀狼's."""
+    of a team step only the 主刀狼's; none of an actor out since (a red card in the night)."""
     found = []
     for step in d.rs.night_steps:
         elect = elect_skill(d, step)
@@ -121,6 +121,8 @@ def kills(d: Draft) -> list[tuple[str, int, int]]:
                 continue
             for actor, target in subs(d, s).items():
                 if target is None or (elect and int(actor) != d.night.get("leader")):
+                    continue
+                if not d.p(int(actor)).alive:
                     continue
                 found.append((s, int(actor), int(target)))
     return found

@@ -13,6 +13,7 @@ from werewolf.engine import (
     next_deadline,
     night_publish,
     night_resolve,
+    red_card,
 )
 from werewolf.engine.errors import (
     Charmed,
@@ -36,6 +37,7 @@ from .support import (
     SEER,
     WHITE,
     WITCH,
+    WOLVES,
     closed,
     game,
     kinds,
@@ -298,6 +300,17 @@ def test_chief_poisoned_strips_the_village_and_the_feigned_idiot_goes() -> None:
             [(LOVER, "admire", 15), (1, "wolf_kill", LOVER), (WHITE, "white_kill", 15)],
             [(LOVER, "杀人"), (15, "杀人")],
         ),
+        # 爱慕的对象按规则将出局多次时，则情痴和爱慕对象都将出局: poisoned and killed, the
+        # target goes by the poison (枪-毒-刀) and the kill takes the lover.
+        (
+            [(LOVER, "admire", 15), (1, "wolf_kill", 15), (WITCH, "poison", 15)],
+            [(15, "毒药"), (LOVER, "替死")],
+        ),
+        # Poisoned only once and never killed: the lover stays (poison is not 投票/指杀).
+        (
+            [(LOVER, "admire", 15), (1, "wolf_kill", 16), (WITCH, "poison", 15)],
+            [(15, "毒药"), (16, "杀人")],
+        ),
     ],
 )
 def test_lover(picks: list[tuple[int, str, int]], expected: list[tuple[int, str]]) -> None:
@@ -310,6 +323,23 @@ def test_lover_substitution_is_announced() -> None:
     assert "P15被指杀出局了，深爱着他/她的情痴P9甘愿牺牲自己而代替其出局！" in texts(events)
     day_open = next(e.payload for e in events if e.kind == "day_open")
     assert day_open["night_out"] == [{"id": LOVER, "name": "P9"}]  # no role
+
+
+def test_a_player_red_carded_during_the_night_acts_no_more_that_night() -> None:
+    """出局后不能…行使特权; 红牌罚下出局的角色不能任何技能: a 主刀狼 and a 先知 sent off after
+    submitting kill nobody and learn nothing."""
+    state = open_night(game())
+    for w in WOLVES:
+        state, _ = use(state, w, "elect", 1)
+    state, _ = use(state, 1, "wolf_kill", 15)
+    state, _ = use(state, SEER, "divine", 2)
+    at = closed(state) + 5 * MIN
+    state, _ = red_card(state, 1, rng(), at)
+    state, _ = red_card(state, SEER, rng(), at)
+    state, events = play_night(state)
+    assert outs(state) == [(1, "红牌罚下"), (SEER, "红牌罚下")]
+    assert state.players[15].alive
+    assert not [e for e in events if e.kind == "feedback"]
 
 
 def test_admire_is_limited_and_not_self() -> None:
