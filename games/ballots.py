@@ -9,6 +9,7 @@ parameters from `games/rulesets/ballots.json`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from django.contrib.auth.models import User
@@ -50,6 +51,22 @@ from games.services import event_record, events_append, game_lock
 logger = logging.getLogger(__name__)
 
 TALLY_EVENT = "ballot_tally"
+
+# Kinds whose day close settles the vote from the thread and publishes that very tally itself
+# (werewolf: the engine's count at 关门), for the games the predicate names: the beat task
+# leaves their days alone, as a recount later would read the statuses after the vote.
+_PUBLISHED_AT_CLOSE: dict[str, Callable[[Game], bool]] = {}
+
+
+def register_published_at_close(kind: str, publishes: Callable[[Game], bool]) -> None:
+    if _PUBLISHED_AT_CLOSE.get(kind, publishes) is not publishes:
+        raise ValueError(f"close publisher of kind {kind!r} registered twice")
+    _PUBLISHED_AT_CLOSE[kind] = publishes
+
+
+def published_at_close(game: Game) -> bool:
+    publishes = _PUBLISHED_AT_CLOSE.get(game.kind)
+    return publishes is not None and publishes(game)
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -168,32 +185,38 @@ def ballot_tally_publish(
         if tally_published(game=locked, day=day) is not None:
             raise TallyPublished(day=day)
         tally = ballot_tally(game=locked, day=day)
-        announcement = Announcement.objects.create(
-            game=locked,
-            day=day,
-            title=f"第{day}天投票结果",
-            body=tally_text(game=locked, tally=tally, now=now),
-            by_site=True,
-            author=director,
-            status=AnnouncementStatus.PUBLISHED,
-            published_at=now,
-        )
-        shown = {
-            "id": announcement.pk,
-            "day": day,
-            "title": announcement.title,
-            "body": announcement.body,
-        }
-        events_append(
-            game=locked,
-            events=[
-                GameEvent("announcement", PUBLIC, shown),
-                GameEvent(TALLY_EVENT, DIRECTORS, tally.to_json()),
-            ],
-            now=now,
-            director=director,
-        )
+        announcement, events = tally_publication(game=locked, tally=tally, now=now, by=director)
+        events_append(game=locked, events=events, now=now, director=director)
     return announcement
+
+
+def tally_publication(
+    *, game: Game, tally: Tally, now: datetime, by: User | None = None
+) -> tuple[Announcement, list[GameEvent]]:
+    """The published announcement of ``tally`` (written now) and the events recording it: the
+    public announcement and the whole tally for the directors (the day's published record). The
+    caller holds the game's lock, has checked the day is not published yet, and appends the
+    events (a kind's day close appends them with its own)."""
+    announcement = Announcement.objects.create(
+        game=game,
+        day=tally.day,
+        title=f"第{tally.day}天投票结果",
+        body=tally_text(game=game, tally=tally, now=now),
+        by_site=True,
+        author=by,
+        status=AnnouncementStatus.PUBLISHED,
+        published_at=now,
+    )
+    shown = {
+        "id": announcement.pk,
+        "day": tally.day,
+        "title": announcement.title,
+        "body": announcement.body,
+    }
+    return announcement, [
+        GameEvent("announcement", PUBLIC, shown),
+        GameEvent(TALLY_EVENT, DIRECTORS, tally.to_json()),
+    ]
 
 
 def ballot_tally_post(*, game: Game, day: int, director: User | None) -> str:
@@ -212,7 +235,8 @@ def ballot_tally_post(*, game: Game, day: int, director: User | None) -> str:
 
 def ballots_publish_due(*, now: datetime) -> list[tuple[int, int]]:
     """Publish every closed day's tally whose vote thread was synced after the close (so no
-    ballot posted before the close is missing); each once."""
+    ballot posted before the close is missing); each once. Days of games whose close publishes
+    its own tally (`register_published_at_close`) are left alone."""
     closed = TransitionRecord.objects.filter(
         game=OuterRef("game"), day=OuterRef("day"), kind="day_close"
     )
@@ -234,6 +258,8 @@ def ballots_publish_due(*, now: datetime) -> list[tuple[int, int]]:
         game = thread.game
         synced = thread.last_synced_at
         if synced is None or synced < day_close_at(game=game, day=thread.day):
+            continue
+        if published_at_close(game):
             continue
         try:
             ballot_tally_publish(game=game, day=thread.day, now=now)

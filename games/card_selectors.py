@@ -73,6 +73,7 @@ def ledger_counts(*, game: Game) -> dict[int, Counter[str]]:
 class PlayerPace:
     day: int
     pace: str
+    kinds: tuple[str, ...]  # what the ruleset lets players ask for (099: speed_up only)
     mine: frozenset[str]
     counts: dict[str, int]
     needed: int
@@ -85,13 +86,14 @@ def pace_for_player(*, game: Game, character: Character, now: datetime) -> Playe
     rules = rules_of(game)
     if rules is None or game.phase != "day" or game.start_date is None:
         return None
-    requests = SpeedRequest.objects.filter(game=game, day=game.day)
+    requests = SpeedRequest.objects.filter(game=game, day=game.day, kind__in=rules.pace.kinds)
     pace = day_pace(game=game, day=game.day)
     living = game.characters.filter(status=CharacterStatus.ALIVE, idle=False).count()
     deadline = act.cutoff(close_of(game, game.day), rules.pace)
     return PlayerPace(
         day=game.day,
         pace=pace.pace if pace is not None else Pace.NORMAL,
+        kinds=rules.pace.kinds,
         mine=frozenset(requests.filter(character=character).values_list("kind", flat=True)),
         counts=dict(Counter(requests.values_list("kind", flat=True))),
         needed=act.needed(living, rules.pace),

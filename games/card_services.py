@@ -62,8 +62,8 @@ logger = logging.getLogger(__name__)
 class PaceClosed(RuleError):
     code = "pace_closed"
     status = 409
-    message = "已过加速/延时申请的截止时间（关门前三小时）。"
-    message_en = "Speed-up and delay requests closed three hours before the day's close."
+    message = "已过加速/延时申请的截止时间。"
+    message_en = "The time for speed-up and delay requests is over."
 
 
 class FactionAlreadyLost(RuleError):
@@ -131,9 +131,11 @@ def _post_counts(thread: ForumThread, before: datetime) -> dict[int, int]:
 
 def voted_of(game: Game, day: int) -> frozenset[int] | None:
     """Who voted that day, as the ballots count it (a counted ballot, a proxy vote or an
-    abstention; a malformed ballot is no vote), or None when the day has no vote thread."""
+    abstention; a malformed ballot is no vote). A day with no vote thread is the kind's to
+    answer (``GameKind.day_voters``: werewolf's portal ballots); None when nobody can tell."""
     if not ForumThread.objects.filter(game=game, day=day, kind=ThreadKind.VOTE).exists():
-        return None
+        reader = kind_get(game.kind).day_voters
+        return None if reader is None else reader(game, day)
     tally = ballots.ballot_tally(game=game, day=day)
     return frozenset(game.characters.values_list("pk", flat=True)) - set(tally.not_voted)
 
@@ -502,9 +504,10 @@ def _living(game: Game) -> frozenset[int]:
 
 def requests_collect(*, game: Game, day: int) -> int:
     """Record the requests of the day's stored progress-thread posts (each character's first
-    post asking for a kind); returns how many are new."""
+    post asking for a kind the ruleset has); returns how many are new."""
+    rules = rules_of(game)
     thread = ForumThread.objects.filter(game=game, day=day, kind=ThreadKind.PROGRESS).first()
-    if thread is None:
+    if thread is None or rules is None:
         return 0
     have = set(SpeedRequest.objects.filter(game=game, day=day).values_list("character_id", "kind"))
     posts = ForumPost.objects.filter(
@@ -512,7 +515,7 @@ def requests_collect(*, game: Game, day: int) -> int:
     ).order_by("floor")
     new = []
     for post in posts:
-        kind = act.request_kind(post.text)
+        kind = act.request_kind(post.text, rules.pace)
         character = post.character_id
         if kind is None or character is None or (character, kind) in have:
             continue
@@ -574,7 +577,8 @@ def pace_settle(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
 
 
 def pace_request(*, game: Game, character: Character, kind: str, now: datetime) -> SpeedRequest:
-    """The portal button: the character asks for a speed-up or a delay of today."""
+    """The portal button: the character asks for a speed-up or a delay of today (only a kind
+    the ruleset has: 099 has no 延时)."""
     if kind not in (act.SPEED_UP, act.DELAY):
         raise InvalidInput(kind=kind)
     rules = rules_of(game)
@@ -583,6 +587,7 @@ def pace_request(*, game: Game, character: Character, kind: str, now: datetime) 
             f"规则集 {game.ruleset} 没有加速/延时规则。",
             message_en=f"The ruleset {game.ruleset} has no speed-up or delay rules.",
         )
+    kind = act.pace_check(kind, rules.pace)
     with transaction.atomic():
         locked = game_lock(game)
         if not locked.is_live:

@@ -27,6 +27,11 @@ RedCardHandler = Callable[["Game", "Character", datetime], tuple[str, Sequence[G
 # The director's decision that a red-carded character's faction loses (判负), for kinds with
 # factions; returns what was done, in Chinese, and the kind's events.
 FactionLossHandler = Callable[["Game", "Character", datetime], tuple[str, Sequence[GameEvent]]]
+# Who voted on a day the kind's own ballot box settles (the portal's vote, for a day with no
+# forum vote thread), counted like the forum's tally: a character with a ballot, or one the vote
+# does not ask (out, idle, barred from voting); None when the kind cannot tell. The core's
+# day-close cards call it before the kind's own close handler, so that day's ballots are there.
+DayVotersReader = Callable[["Game", int], "frozenset[int] | None"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,8 @@ class GameKind:
     control_room: str | None = None
     red_card: RedCardHandler | None = None
     faction_loss: FactionLossHandler | None = None
+    # 未投票 (099 5(2)) on a day voted outside the forum; None: the kind keeps no ballots.
+    day_voters: DayVotersReader | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

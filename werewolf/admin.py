@@ -1,6 +1,7 @@
 """The role game's night room in the admin: one live page per game for its directors.
 
-Before the start: deal the roles from the seed, then adjust them (with a reason). During a
+Before the start: deal the roles from the seed, then adjust them, and enter the characters'
+genders and the 竞拍贴's result (each with a reason). During a
 night: every submission as it arrives, then the engine's draft result with its step-by-step
 trace, its private feedback and effects, and approve it or override the night's eliminations,
 feedback and effects (with a reason) before publishing.
@@ -31,7 +32,7 @@ from games import admin as games_admin
 from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
 from games.models import Game
 from werewolf import selectors, services
-from werewolf.engine import get_ruleset
+from werewolf.engine import GENDERS, get_ruleset
 from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
@@ -132,9 +133,12 @@ def draft_effects(state: GameState) -> list[tuple[str, str]]:
 
 
 class _StateForm(forms.Form):
-    def __init__(self, *args: Any, state: GameState | None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, state: GameState | None, game: Game | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.state = state
+        self.game = game
 
 
 class DealForm(_StateForm):
@@ -160,6 +164,82 @@ class RolesForm(_StateForm, InterventionForm):
         return {
             int(name[1:]): value for name, value in self.cleaned_data.items() if name != "reason"
         }
+
+
+class AuctionForm(_StateForm, InterventionForm):
+    """Before the start, per character: the 马甲's gender (性别由马甲决定) and the 竞拍贴's result
+    (表演/挡刀 bought, ±; a 性别卡; the gold, if given, caps the cost). One row each."""
+
+    COLUMNS = ("gender", "act", "block", "card", "gold")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.state is None:
+            return
+        known = (
+            selectors.werewolf_auction(game=self.game)
+            if self.game is not None and not self.is_bound
+            else {}
+        )
+        number = forms.NumberInput(attrs={"class": "ww-num"})
+        for p in self.state.players.values():
+            now = known.get(p.id, {})
+            words = {"name": p.name}
+            self.fields[f"gender{p.id}"] = forms.ChoiceField(
+                label=_("%(name)s 马甲性别") % words,
+                choices=[("", _("未定")), *((g, g) for g in GENDERS)],
+                required=False,
+                initial=now.get("gender") or "",
+            )
+            for key, label in (("act", _("%(name)s 表演")), ("block", _("%(name)s 挡刀"))):
+                self.fields[f"{key}{p.id}"] = forms.IntegerField(
+                    label=label % words, required=False, initial=now.get(key, 0), widget=number
+                )
+            self.fields[f"card{p.id}"] = forms.ChoiceField(
+                label=_("%(name)s 性别卡") % words,
+                choices=[("", _("无")), *((g, g) for g in GENDERS)],
+                required=False,
+                initial=now.get("card") or "",
+            )
+            self.fields[f"gold{p.id}"] = forms.IntegerField(
+                label=_("%(name)s 金币") % words,
+                min_value=0,
+                required=False,
+                initial=now.get("gold"),
+                widget=number,
+            )
+        self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The table's rows: each character's name and its bound fields, in COLUMNS' order."""
+        if self.state is None:
+            return []
+        return [
+            {"name": p.name, "fields": [self[f"{key}{p.id}"] for key in self.COLUMNS]}
+            for p in self.state.players.values()
+        ]
+
+    def genders(self) -> dict[int, str | None]:
+        assert self.state is not None  # noqa: S101  (a bound form has its state)
+        return {pid: self.cleaned_data[f"gender{pid}"] or None for pid in self.state.players}
+
+    def auction(self) -> dict[int, dict[str, Any]]:
+        """The entries with anything in them (a character without one keeps 0/0, no card)."""
+        assert self.state is not None  # noqa: S101  (a bound form has its state)
+        out: dict[int, dict[str, Any]] = {}
+        for pid in self.state.players:
+            entry: dict[str, Any] = {
+                key: self.cleaned_data[f"{key}{pid}"]
+                for key in ("act", "block")
+                if self.cleaned_data[f"{key}{pid}"]
+            }
+            if self.cleaned_data[f"card{pid}"]:
+                entry["gender"] = self.cleaned_data[f"card{pid}"]
+            if self.cleaned_data[f"gold{pid}"] is not None:
+                entry["gold"] = self.cleaned_data[f"gold{pid}"]
+            if entry:
+                out[pid] = entry
+        return out
 
 
 class StartForm(_StateForm):
@@ -305,6 +385,7 @@ class OverrideForm(_StateForm, InterventionForm):
 FORMS: dict[str, type[_StateForm]] = {
     "deal": DealForm,
     "roles": RolesForm,
+    "auction": AuctionForm,
     "start": StartForm,
     "resolve": ResolveForm,
     "publish": PublishForm,
@@ -313,6 +394,7 @@ FORMS: dict[str, type[_StateForm]] = {
 TITLES = {
     "deal": _("按种子发身份"),
     "roles": _("调整身份（开局前）"),
+    "auction": _("性别与竞拍结果（开局前）"),
     "start": _("开局：进入第一夜"),
     "resolve": _("结算今晚（生成草稿）"),
     "publish": _("批准并发布"),
@@ -332,6 +414,17 @@ def _roles(game: Game, who: User, form: RolesForm) -> str:
         game=game, director=who, roles=form.roles(), reason=form.cleaned_data["reason"]
     )
     return str(_("身份已调整。"))
+
+
+def _auction(game: Game, who: User, form: AuctionForm) -> str:
+    services.werewolf_auction_set(
+        game=game,
+        director=who,
+        genders=form.genders(),
+        auction=form.auction(),
+        reason=form.cleaned_data["reason"],
+    )
+    return str(_("性别与竞拍结果已录入。"))
 
 
 def _start(game: Game, who: User, form: StartForm) -> str:
@@ -362,6 +455,7 @@ def _override(game: Game, who: User, form: OverrideForm) -> str:
 RUNS: dict[str, Run] = {
     "deal": _deal,
     "roles": _roles,
+    "auction": _auction,
     "start": _start,
     "resolve": _resolve,
     "publish": _publish,
@@ -399,6 +493,8 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
             "faction": rs.factions[p.faction].name,
             "alive": p.alive,
             "gender": p.gender,
+            "act": p.act,
+            "block": p.block,
             "skills": [rs.skills[s].name for s in p.skills],
             "statuses": p.statuses,
             "sheriff": state.sheriff == p.id,
@@ -455,7 +551,7 @@ def _ops(state: GameState | None) -> list[str]:
     if state is None:
         return ["deal"]
     if state.phase == SETUP:
-        return ["roles", "start"]
+        return ["roles", "auction", "start"]
     if state.phase == "night":
         return ["resolve"]
     if state.phase == "late":
@@ -505,7 +601,9 @@ class WerewolfGameAdmin(GameStateAdmin):
                 **self.admin_site.each_context(request),
                 "title": f"{game.forum_title} · {_('夜晚控制室')}",
                 "opts": self.model._meta,
-                "forms": [(op, TITLES[op], FORMS[op](state=state)) for op in _ops(state)],
+                "forms": [
+                    (op, TITLES[op], FORMS[op](state=state, game=game)) for op in _ops(state)
+                ],
                 "config": {
                     "game": game.pk,
                     "head": game.seq,
@@ -527,7 +625,7 @@ class WerewolfGameAdmin(GameStateAdmin):
         game = directed_game(request, game_id)
         if op not in RUNS:
             raise Http404
-        form = FORMS[op](request.POST, state=_state_or_none(game))
+        form = FORMS[op](request.POST, state=_state_or_none(game), game=game)
         return run_form(
             request,
             form,

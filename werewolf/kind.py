@@ -36,6 +36,12 @@ def _faction_loss(
     return werewolf_faction_forfeit(game, character, now)
 
 
+def _day_voters(game: Game, day: int) -> frozenset[int] | None:
+    from werewolf.selectors import werewolf_day_voters
+
+    return werewolf_day_voters(game, day)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from werewolf.views import player_page
 
@@ -56,5 +62,6 @@ WEREWOLF = register(
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
         red_card=_red_card,
         faction_loss=_faction_loss,
+        day_voters=_day_voters,
     )
 )

@@ -13,7 +13,9 @@ from typing import Any
 from games import live
 from games.models import Character, Event, Game
 from werewolf import engine, store
+from werewolf.engine.ballot import day_voters
 from werewolf.engine.state import GameState
+from werewolf.errors import NotSetUp
 
 # The directors' events that show what the players did tonight, as they arrived.
 SUBMISSIONS = ("submitted", "forgone", "forfeited", "leader_elected")
@@ -21,6 +23,35 @@ SUBMISSIONS = ("submitted", "forgone", "forfeited", "leader_elected")
 
 def werewolf_state(*, game: Game) -> GameState:
     return store.state_load(game)
+
+
+def werewolf_auction(*, game: Game) -> dict[int, dict[str, Any]]:
+    """What the director entered before the start, per character of the latest deal: its name,
+    马甲 gender (None: 未定), 表演/挡刀 bought, 性别卡 (None: none) and gold (None: not given)."""
+    deal = store.last_deal(game)
+    auction = deal.get("auction") or {}
+    out: dict[int, dict[str, Any]] = {}
+    for cid, name, gender in deal["characters"]:
+        bid = auction.get(str(cid), {})
+        out[int(cid)] = {
+            "name": name,
+            "gender": gender,
+            "act": bid.get("act", 0),
+            "block": bid.get("block", 0),
+            "card": bid.get("gender"),
+            "gold": bid.get("gold"),
+        }
+    return out
+
+
+def werewolf_day_voters(game: Game, day: int) -> frozenset[int] | None:
+    """``GameKind.day_voters``: who voted on ``day`` on the portal (the state's ballots), for
+    the core's 未投票 cards on a day with no forum vote thread; None for a game not dealt."""
+    try:
+        state = werewolf_state(game=game)
+    except NotSetUp:
+        return None
+    return day_voters(state, day)
 
 
 def player_view(*, state: GameState, character_id: int) -> dict[str, Any]:

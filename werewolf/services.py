@@ -19,14 +19,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import live
-from games.ballots import ballot_day, ballot_tally
+from games.ballots import ballot_day, ballot_tally, tally_publication, tally_published
 from games.card_services import card_propose_missed_duty
 from games.engine import timetable as tt
-from games.engine.errors import Forbidden, RuleError
+from games.engine.ballots import Tally
+from games.engine.errors import Forbidden, InvalidInput, RuleError
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
 from games.errors import GameNotLive, GamePaused, NoStartDate, NoVoteThread
+from games.forum.errors import ForumError
+from games.forum_services import forum_thread_sync
 from games.idempotency import answer_record, submit_once
-from games.models import Character, CharacterStatus, Game, GameStatus
+from games.models import (
+    Character,
+    CharacterStatus,
+    ForumThread,
+    Game,
+    GameStatus,
+    ThreadKind,
+)
 from games.services import events_append, game_lock, game_mark_finished, reason_required
 from werewolf import cards, engine, store
 from werewolf.engine.errors import NightNotDone
@@ -124,29 +134,56 @@ def werewolf_setup(
     return row
 
 
-def _last_deal(game: Game) -> dict[str, Any]:
-    deals = game.events.filter(kind="engine_step", payload__op__in=sorted(store.DEALS))
-    payload = deals.order_by("-seq").values_list("payload", flat=True).first()
-    if payload is None:
-        raise NotSetUp()
-    return dict(payload)
-
-
 def werewolf_roles_set(
     *, game: Game, director: User, roles: Mapping[int, str], reason: str
 ) -> GameState:
     """The director's adjustment of the dealt roles before the start: a new deal with these
-    roles (and the same cast and auction), logged with the reason."""
+    roles (and the same cast, genders and auction), logged with the reason."""
     reason = reason_required(reason)
     with transaction.atomic():
         locked = game_lock(game)
         if store.state_load(locked).phase != SETUP:
             raise AlreadyStarted()
-        deal = _last_deal(locked)
+        deal = store.last_deal(locked)
         payload = {
             "characters": deal["characters"],
             "roles": {str(c): r for c, r in roles.items()},
             "auction": deal["auction"],
+        }
+        after, events = _run(game=locked, op="deal", payload=payload)
+        events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )
+    return after
+
+
+def werewolf_auction_set(
+    *,
+    game: Game,
+    director: User,
+    genders: Mapping[int, str | None],
+    auction: Mapping[int, Mapping[str, Any]],
+    reason: str,
+) -> GameState:
+    """The director's entry of the characters' genders (马甲: 男/女, absent or None: 未定) and of
+    the 竞拍贴's result (``{id: {"act": ±n, "block": ±n, "gender": 性别卡, "gold": n}}``, every
+    key optional) before the start: a new deal keeping the dealt roles and the cast, with
+    these genders and this auction in place of the last ones, logged with the reason. The
+    engine refuses a bad entry or one costing more than its gold, and nothing changes."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = game_lock(game)
+        state = store.state_load(locked)
+        if state.phase != SETUP:
+            raise AlreadyStarted("游戏已经开始，不能再录入性别与竞拍结果。")
+        deal = store.last_deal(locked)
+        cast = {int(c) for c, _name, _gender in deal["characters"]}
+        if not set(genders) <= cast or not set(auction) <= cast:
+            raise InvalidInput("有不在本局的角色。", reason="unknown character")
+        payload = {
+            "characters": [[c, name, genders.get(int(c))] for c, name, _ in deal["characters"]],
+            "roles": {str(p.id): p.role for p in state.players.values()},
+            "auction": {str(c): dict(bid) for c, bid in auction.items()},
         }
         after, events = _run(game=locked, op="deal", payload=payload)
         events_append(
@@ -244,44 +281,94 @@ def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     """The role game's part of a scheduled transition (the core calls it with the game locked).
 
     ``day_open``: publish the night's draft when the game publishes without its director.
-    ``day_close`` (关门): publish a draft still waiting, settle the day's vote from the vote
-    thread, or the portal's ballots when the day has no thread (unless it was settled
-    already), then open the night."""
+    ``day_close`` (关门): publish a draft still waiting; unless the day's vote was settled
+    already (the director's count), pull the day's vote thread once more (best effort), count
+    it, settle the vote with that count and publish that very tally as the day's result; a day
+    with no thread is settled from the portal's ballots. Then open the night."""
     row = WerewolfGame.objects.filter(pk=game.pk).values_list("auto_publish", flat=True).first()
     if row is None:
         return []
     now = _now(timezone.now())
     state = store.state_load(game)
-    steps: list[tuple[str, dict[str, Any]]] = []
+    ops: list[str] = []
     if state.phase == LATE and (kind == "day_close" or (kind == "day_open" and row)):
-        steps.append(("night_publish", {"now": now, "overrides": None}))
+        ops.append("night_publish")
+    events: list[GameEvent] = []
     if kind == "day_close" and state.phase in (LATE, DAY):
         if state.flags.get("voted") != state.day:
-            totals = _thread_totals(game, day)
+            events += _vote_thread_pull(game, day)
+            ops.append("day_vote")
+        ops.append("night_open")
+    batch = 0
+    for op in ops:
+        tally: Tally | None = None
+        payload: dict[str, Any] = {"now": now}
+        if op == "night_publish":
+            payload["overrides"] = None
+        elif op == "day_vote":
+            # Counted now, after a draft published at the close has put its night's dead out,
+            # with the statuses and weights the engine settles with.
+            tally = _thread_tally(game, day)
+            totals = None if tally is None else _totals_json(tally)
             if totals is None and engine.ballots(state):
                 totals = {str(t): str(v) for t, v in engine.portal_totals(state).items()}
-            if totals is not None:
-                steps.append(("day_vote", {"totals": totals, "now": now}))
-        steps.append(("night_open", {"now": now}))
-    events: list[GameEvent] = []
-    for batch, (op, payload) in enumerate(steps):
+            if totals is None:
+                continue  # neither a thread nor a portal ballot: no vote
+            payload["totals"] = totals
         try:
             after, done = _run(game=game, op=op, payload=payload, batch=batch)
         except RuleError as e:  # e.g. the game ended with the vote: no night follows
             events.append(GameEvent("werewolf_step_skipped", DIRECTORS, {"op": op, "code": e.code}))
             break
+        batch += 1
         events += done
+        if tally is not None and tally_published(game=game, day=day) is None:
+            events += tally_publication(game=game, tally=tally, now=timezone.now())[1]
         if after.phase == OVER:
             break
     return events
 
 
-def _thread_totals(game: Game, day: int) -> dict[str, str] | None:
-    """The weighted totals of the day's vote thread, as the posts synced so far count them."""
+def _vote_thread_pull(game: Game, day: int) -> list[GameEvent]:
+    """Pull the day's vote thread once more before it is counted at the close, so that ballots
+    posted since the last scheduled sync count. Best effort: the close goes on with the posts
+    stored so far if the forum fails (the failure is recorded on the thread, as any sync's,
+    and for the directors).
+
+    It runs under the game's lock, as the core calls the close with it: a slow forum holds the
+    game (players' actions, other writes) for at most the adapter's timeouts (10 s a request),
+    once a day. Pulling before the lock would need a hook in the core's scheduler, and the
+    count would still miss what arrived in between."""
+    thread = ForumThread.objects.filter(game=game, day=day, kind=ThreadKind.VOTE).first()
+    if thread is None or game.forum_site_id is None:
+        return []
     try:
-        tally = ballot_tally(game=game, day=day)
+        # Its writes are savepoints of their own: a failed store undoes itself alone, and the
+        # failure's record on the thread stays.
+        forum_thread_sync(thread=thread)
+    except Exception as exc:
+        logger.warning(
+            "pulling the vote thread of game %s day %s at the close failed: %r", game.pk, day, exc
+        )
+        error = exc if isinstance(exc, RuleError) else ForumError()
+        payload = {"day": day, "code": error.code, "text": error.text}
+        return [GameEvent("vote_thread_pull_failed", DIRECTORS, payload)]
+    finally:
+        # A recheck's edit events were appended on a row of its own: take up its numbering.
+        game.refresh_from_db(fields=["seq", "stream_seqs"])
+    return []
+
+
+def _thread_tally(game: Game, day: int) -> Tally | None:
+    """The day's vote thread counted from the posts stored, with the statuses and weights of
+    now; None when the day has no thread."""
+    try:
+        return ballot_tally(game=game, day=day)
     except NoVoteThread:
         return None
+
+
+def _totals_json(tally: Tally) -> dict[str, str]:
     return {str(t.character): str(t.votes) for t in tally.totals}
 
 

@@ -61,6 +61,16 @@ STEPS: Mapping[str, Logged] = {
 DEALS = frozenset({"setup", "deal"})
 
 
+def last_deal(game: Game) -> dict[str, Any]:
+    """The input of the latest deal (``setup`` or a re-deal): its cast (id, name, 马甲 gender),
+    its roles (None: from the seed) and its auction."""
+    deals = game.events.filter(kind="engine_step", payload__op__in=sorted(DEALS))
+    payload = deals.order_by("-seq").values_list("payload", flat=True).first()
+    if payload is None:
+        raise NotSetUp()
+    return dict(payload)
+
+
 def state_load(game: Game) -> GameState:
     data = WerewolfGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if data is None:

@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-from games.engine.cards import PaceRules, PenaltyRules
+from games.engine.cards import PaceKind, PaceRules, PenaltyRules
+from games.engine.errors import RuleError
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,6 @@ def proposals(rules: PenaltyRules, history: Sequence[DayActivity]) -> list[Propo
 
 SPEED_UP: Final = "speed_up"
 DELAY: Final = "delay"
-PaceKind = Literal["speed_up", "delay"]
 NORMAL: Final = "normal"
 SPED_UP: Final = "sped_up"
 DELAYED: Final = "delayed"
@@ -137,14 +137,39 @@ PACE_NAMES: Final = {
     DELAYED: "延时",
 }
 
+
+class PaceKindNotAllowed(RuleError):
+    """A request of a kind the ruleset lacks (099: 只有加速, no 延时)."""
+
+    code = "pace_kind_not_allowed"
+    status = 400
+    message = "本场规则没有这种进程申请。"
+    message_en = "The rules of this game have no such pace request."
+
+
+def pace_check(kind: str, rules: PaceRules) -> PaceKind:
+    """``kind`` as a request the ruleset allows, or the refusal naming what it allows."""
+    for allowed in rules.kinds:
+        if kind == allowed:
+            return allowed
+    have = "或".join(f"申请{PACE_NAMES[k]}" for k in rules.kinds)
+    raise PaceKindNotAllowed(
+        f"本场规则没有{PACE_NAMES.get(kind, '这种')}申请，只能{have}。",
+        message_en=f"This game's rules have no {kind} request (only {', '.join(rules.kinds)}).",
+        kind=kind,
+        allowed=list(rules.kinds),
+    )
+
+
 # 申请加速 / 同意加速 / 申请延时 (延迟) in a progress-thread post; "不同意加速" is no request.
 _REQUEST = re.compile(r"(?<!不)(?:申请|同意|支持)\s*(加速|延时|延迟)")
 _KINDS: Final[Mapping[str, PaceKind]] = {"加速": SPEED_UP, "延时": DELAY, "延迟": DELAY}
 
 
-def request_kind(text: str) -> PaceKind | None:
-    """What a progress-thread post asks for, or None (nothing, or both at once)."""
-    kinds = {_KINDS[m.group(1)] for m in _REQUEST.finditer(text)}
+def request_kind(text: str, rules: PaceRules) -> PaceKind | None:
+    """What a progress-thread post asks for, or None (nothing, or both at once). Words for a
+    kind the ruleset lacks are no request at all (099: 申请延时 asks for nothing)."""
+    kinds = {_KINDS[m.group(1)] for m in _REQUEST.finditer(text)} & set(rules.kinds)
     return kinds.pop() if len(kinds) == 1 else None
 
 
@@ -169,7 +194,8 @@ class PaceDecision:
 
 
 def cutoff(close: datetime, rules: PaceRules) -> datetime:
-    """Requests count until this moment: three hours before the day's close."""
+    """Requests count until this moment (excluded): ``cutoff_hours`` before the day's close
+    (061: three hours); with 0, until the close itself (099 names no cut-off)."""
     return close - timedelta(hours=rules.cutoff_hours)
 
 
@@ -185,10 +211,11 @@ def decide(
     requests: Iterable[PaceRequest], living: frozenset[int], deadline: datetime, rules: PaceRules
 ) -> PaceDecision:
     """A delay that reaches the quorum wins over a speed-up (061: 延迟成功时，不再视为“执行加速”
-    状态); each living character counts once per kind, from its first request."""
+    状态); each living character counts once per kind, from its first request. Requests of a
+    kind the ruleset lacks count for nothing (099 has no 延时)."""
     first: dict[str, dict[int, datetime]] = {SPEED_UP: {}, DELAY: {}}
     for request in sorted(requests, key=lambda r: r.at):
-        if request.character in living and request.at < deadline:
+        if rules.allows(request.kind) and request.character in living and request.at < deadline:
             first[request.kind].setdefault(request.character, request.at)
     need = needed(len(living), rules)
 

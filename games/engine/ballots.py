@@ -105,7 +105,9 @@ class VoteModifiers:
     ``void_voters``/``void_pairs``: ballots of a voter, or of a voter for a target, that do not
     count (石化; 独尊, 变羊 towards 巫师). ``immune``: targets that cannot be the one out (票台);
     their votes are still counted and shown. ``still_voting``: characters out of the game who
-    keep their vote (恶灵 虚体). ``role_holders``: who holds a role a tie rule names (099: 高僧)."""
+    keep their vote (恶灵 虚体). ``role_holders``: who holds a role a tie rule names (099: 高僧);
+    None when nobody holds it now (out, or its skill lost); a role missing: the kind does not
+    know."""
 
     weights: Mapping[int, Adjust] = field(default_factory=dict)
     multipliers: Mapping[int, Adjust] = field(default_factory=dict)
@@ -113,7 +115,7 @@ class VoteModifiers:
     void_pairs: Mapping[tuple[int, int], Reason] = field(default_factory=dict)
     immune: Mapping[int, Reason] = field(default_factory=dict)
     still_voting: frozenset[int] = frozenset()
-    role_holders: Mapping[str, int] = field(default_factory=dict)
+    role_holders: Mapping[str, int | None] = field(default_factory=dict)
 
 
 class VoteWeights(Protocol):
@@ -149,15 +151,18 @@ PUBLISH_LEVELS = ("top", "ballots")
 
 @dataclass(frozen=True, slots=True)
 class BallotRules:
-    """``tie``: a registered tie rule; ``tie_role``: the role it names (099: 高僧).
-    ``change_cutoff``/``proxy_cutoff``: minutes before the close from which changes / proxy
-    votes are refused (061: 关门前一小时不允许改票或代投; 099: 代投 at least 30 minutes before).
+    """``tie``: a registered tie rule; ``tie_role``: the role it names (099: 高僧) and
+    ``tie_skill`` the skill by which it does (099: 献身).
+    ``change_cutoff``: minutes before the close from which a player's changes are refused;
+    ``proxy_cutoff``: from which the director's proxies are, votes and changes alike (061:
+    关门前一小时不允许改票或代投; 099: 导演至少在投票截至的30分钟前发出代投信息, 代投改票 too).
     ``idle_targetable``: idle characters may be voted for (096: 挂机 角色允许被选为投票的目标).
     ``publish``: what the public tally shows — ``top`` (the outcome only: royale's 投票结果不会
     公开) or ``ballots`` (the outcome and who voted whom)."""
 
     tie: str = "first_to_top"
     tie_role: str = ""
+    tie_skill: str = ""
     change_cutoff: int = 60
     proxy_cutoff: int = 60
     idle_targetable: bool = False
@@ -539,7 +544,9 @@ def _judge(
             return no(CHANGE_NOT_REPLY)
         if cast.changes >= 1:
             return no(SECOND_CHANGE)
-        if at >= day.closes_at - timedelta(minutes=rules.change_cutoff):
+        # A proxy change is the director's: it answers to the proxy cutoff, checked above (099
+        # 玩家须知 9: 代投改票 asked an hour before, posted at least 30 minutes before the close).
+        if not base.proxy and at >= day.closes_at - timedelta(minutes=rules.change_cutoff):
             return no(_change_late(rules.change_cutoff))
         if day.sped_up_at is not None and at >= day.sped_up_at:
             return no(CHANGE_SPED_UP)
@@ -644,10 +651,14 @@ def _first_to_top(
 def _role_out(
     tied: Sequence[Total], by_id: Mapping[int, Voter], rules: BallotRules, mods: VoteModifiers
 ) -> Outcome:
-    """平票则高僧出局 (099), and nobody when the role is already out (RULINGS werewolf 2). A kind
-    that does not say who holds the role leaves it to the director."""
+    """平票则高僧出局 (099), and nobody when the role is already out or its skill lost (RULINGS
+    werewolf 2; the kind says so with None). A kind that does not say who holds the role leaves
+    it to the director."""
     ids = tuple(t.character for t in tied)
     head = f"平票（{_listed(tied, by_id)}），{rules.tie_role}"
+    if rules.tie_role in mods.role_holders and mods.role_holders[rules.tie_role] is None:
+        lost = f"已出局或失去[{rules.tie_skill}]" if rules.tie_skill else "已出局"
+        return Outcome(None, "role_out", ids, f"{head}{lost}，无人出局")
     holder = mods.role_holders.get(rules.tie_role)
     if holder is None or holder not in by_id:
         return Outcome(None, "role_out", ids, f"{head}出局（由导演执行）")

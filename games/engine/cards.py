@@ -26,6 +26,9 @@ MERGES_INTO: Final = {BLUE: YELLOW, YELLOW: RED}
 
 RedCardEffect = Literal["eliminate", "idle"]
 Quorum = Literal["half", "majority"]
+# 申请加速 / 申请延时: what a ruleset lets players ask for (099 has 加速 only).
+PaceKind = Literal["speed_up", "delay"]
+PACE_KINDS: Final[tuple[PaceKind, ...]] = ("speed_up", "delay")
 
 DATA_DIR: Final = Path(__file__).resolve().parent.parent / "penalties"
 
@@ -97,10 +100,15 @@ class ActivityRules:
 
 @dataclass(frozen=True)
 class PaceRules:
-    """加速/延时: how many of the living must ask, and how long before the close."""
+    """加速/延时: what may be asked for, how many of the living must ask, and how long before
+    the close requests stop counting."""
 
     quorum: Quorum  # "half": at least half (061); "majority": more than half (099 过半数)
-    cutoff_hours: int
+    cutoff_hours: int  # 0: requests count until the close (099 names no cut-off)
+    kinds: tuple[PaceKind, ...] = PACE_KINDS  # 099: ("speed_up",); 061: both
+
+    def allows(self, kind: str) -> bool:
+        return kind in self.kinds
 
 
 @dataclass(frozen=True)
@@ -204,14 +212,27 @@ def _activity(data: Mapping[str, Any], codes: set[str]) -> ActivityRules:
     return rules
 
 
+def _pace(data: Mapping[str, Any]) -> PaceRules:
+    if data.get("quorum") not in ("half", "majority"):
+        raise PenaltyDataError("pace.quorum", "expected 'half' or 'majority'")
+    hours = _get(data, "cutoff_hours", int, "pace.")
+    if hours < 0:
+        raise PenaltyDataError("pace.cutoff_hours", f"expected 0 or more, got {hours}")
+    kinds = _get(data, "kinds", list, "pace.")
+    if not kinds or len(set(kinds)) != len(kinds) or any(k not in PACE_KINDS for k in kinds):
+        raise PenaltyDataError("pace.kinds", f"expected distinct kinds of {PACE_KINDS}")
+    # always in PACE_KINDS' order, whatever the file's
+    return PaceRules(
+        quorum=data["quorum"], cutoff_hours=hours, kinds=tuple(k for k in PACE_KINDS if k in kinds)
+    )
+
+
 def parse_penalty_rules(data: Mapping[str, Any]) -> PenaltyRules:
     catalogue = tuple(_violation(v, i) for i, v in enumerate(_get(data, "catalogue", list, "")))
     codes = [v.code for v in catalogue]
     if len(set(codes)) != len(codes):
         raise PenaltyDataError("catalogue", "codes repeat")
-    pace = _get(data, "pace", dict, "")
-    if pace.get("quorum") not in ("half", "majority"):
-        raise PenaltyDataError("pace.quorum", "expected 'half' or 'majority'")
+    pace = _pace(_get(data, "pace", dict, ""))
     red_card = data.get("red_card")
     if red_card not in ("eliminate", "idle"):
         raise PenaltyDataError("red_card", "expected 'eliminate' or 'idle'")
@@ -231,9 +252,7 @@ def parse_penalty_rules(data: Mapping[str, Any]) -> PenaltyRules:
         title=_get(data, "title", str, ""),
         catalogue=catalogue,
         activity=_activity(_get(data, "activity", dict, ""), set(codes)),
-        pace=PaceRules(
-            quorum=pace["quorum"], cutoff_hours=_get(pace, "cutoff_hours", int, "pace.")
-        ),
+        pace=pace,
         elevator_random=_get(_get(data, "elevator", dict, ""), "random_order", bool, "elevator."),
         red_card=red_card,
         faction_decision=_get(data, "faction_decision", bool, ""),

@@ -10,6 +10,7 @@ import pytest
 
 from games import card_services as cs
 from games import services
+from games.engine.activity import PaceKindNotAllowed
 from games.engine.cards import CardColorNotAllowed, UnknownViolation
 from games.engine.errors import InvalidInput, WrongPhase
 from games.models import (
@@ -416,18 +417,59 @@ def test_061_speed_up_from_the_progress_thread() -> None:
     assert SpeedRequest.objects.filter(game=game).count() == 2
 
 
-def test_099_needs_more_than_half_before_the_cutoff() -> None:
+def test_099_needs_more_than_half_and_counts_until_the_close() -> None:
     game = werewolf_game()
     open_day(game)
     progress = thread(game, 1, "progress")
     post(progress, "阿米娅", bj(1, 9), "申请加速")
     post(progress, "陈", bj(1, 10), "申请加速")
-    post(progress, "能天使", bj(1, 18, 0), "申请加速")  # the cut-off is 18:00
-    cs.paces_update(now=bj(1, 18, 30))
+    post(progress, "能天使", bj(1, 21, 0), "申请加速")  # at the close: too late
+    cs.paces_update(now=bj(1, 20, 59))
     assert not DayPace.objects.filter(game=game).exists()
-    post(progress, "德克萨斯", bj(1, 17, 59), "申请加速")
-    cs.paces_update(now=bj(1, 18, 31))
+    post(progress, "德克萨斯", bj(1, 20, 59), "申请加速")  # 099 sets no earlier cut-off
+    cs.paces_update(now=bj(1, 20, 59, 30))
+    pace = DayPace.objects.get(game=game)
+    assert (pace.pace, pace.since) == ("sped_up", bj(1, 20, 59))
+
+
+def test_099_has_no_delay_on_the_forum() -> None:
+    game = werewolf_game()
+    open_day(game)
+    progress = thread(game, 1, "progress")
+    for name in ("阿米娅", "陈", "能天使"):
+        post(progress, name, bj(1, 9), "申请加速")
+    for name in NAMES:
+        post(progress, name, bj(1, 10), "申请延时")  # not a request in 099
+    post(progress, "德克萨斯", bj(1, 11), "申请延迟")
+    assert cs.paces_update(now=bj(1, 12)) == 1
     assert DayPace.objects.get(game=game).pace == "sped_up"
+    assert set(SpeedRequest.objects.filter(game=game).values_list("kind", flat=True)) == {
+        "speed_up"
+    }
+    public = Event.objects.get(game=game, kind="pace", audience="public")
+    assert (public.payload["speed_up"], public.payload["delay"]) == (3, 0)
+
+
+def test_099_refuses_a_delay_on_the_portal_and_ignores_stored_ones() -> None:
+    game = werewolf_game()
+    open_day(game)
+    me = Character.objects.get(game=game, name="陈")
+    with pytest.raises(PaceKindNotAllowed) as refused:
+        cs.pace_request(game=game, character=me, kind="delay", now=bj(1, 9))
+    assert refused.value.code == "pace_kind_not_allowed"
+    assert "没有延时" in refused.value.text
+    assert not SpeedRequest.objects.filter(game=game).exists()
+    assert not Event.objects.filter(game=game, kind="pace_requested").exists()
+    # rows of a kind the rules lack (stored before) never make a pace
+    SpeedRequest.objects.bulk_create(
+        SpeedRequest(game=game, day=1, character=c, kind="delay", requested_at=bj(1, 9))
+        for c in Character.objects.filter(game=game)
+    )
+    for name in ("阿米娅", "陈", "能天使"):
+        character = Character.objects.get(game=game, name=name)
+        cs.pace_request(game=game, character=character, kind="speed_up", now=bj(1, 20, 30))
+    assert DayPace.objects.get(game=game).pace == "sped_up"
+    assert cs.paces_update(now=bj(1, 20, 40)) == 0
 
 
 def test_portal_request_and_its_refusals() -> None:

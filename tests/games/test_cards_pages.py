@@ -229,6 +229,37 @@ def test_player_asks_for_a_speed_up_on_the_portal() -> None:
     assert SpeedRequest.objects.filter(game=game).count() == 1
 
 
+def pace_form(page: str) -> str:
+    start = page.index("天进程")
+    return page[start : page.index("</section>", start)]
+
+
+def test_099_portal_offers_only_the_speed_up_until_the_close() -> None:
+    game = werewolf_game()
+    services.transitions_run_due(now=bj(1, 0, 1))
+    client = player(game, "陈")
+    with time_machine.travel(bj(1, 20, 30), tick=False):
+        form = pace_form(client.get(f"/play/{game.number}/me/").content.decode())
+        assert 'value="speed_up"' in form
+        assert "延时" not in form
+        refused = client.post(f"/play/{game.number}/pace/", {"kind": "delay"}, follow=True)
+        assert "本场规则没有延时申请，只能申请加速。" in refused.content.decode()
+        assert not SpeedRequest.objects.filter(game=game).exists()
+        response = client.post(f"/play/{game.number}/pace/", {"kind": "speed_up"})
+    assert response.status_code == 302
+    assert SpeedRequest.objects.get(game=game).kind == "speed_up"
+
+
+def test_061_portal_offers_both() -> None:
+    game = werewolf_game("lin_feng_061", "061")
+    services.transitions_run_due(now=bj(1, 0, 1))
+    with time_machine.travel(bj(1, 9), tick=False):
+        form = pace_form(player(game, "陈").get(f"/play/{game.number}/me/").content.decode())
+    assert 'value="speed_up"' in form
+    assert 'value="delay"' in form
+    assert "申请延时 0" in form
+
+
 def test_royale_player_page_shows_the_cards() -> None:
     from tests.royale.conftest import royale_game
 

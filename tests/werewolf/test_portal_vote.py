@@ -1,6 +1,6 @@
 """The portal's day vote through the API: a ballot, its change, refusals; at 关门 the ballots
 settle a day with no forum vote thread, while a day with one is the thread's; no page shows
-another player's ballot before the close."""
+another player's ballot before the close; 未投票 on the portal is carded at the close."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import time_machine
 
 from games import services as game_services
-from games.models import Character, ForumPost, ForumThread, Game
+from games.models import Card, Character, ForumPost, ForumThread, Game
 from tests.conftest import bj
 from tests.werewolf.players import Player, players, werewolf_game
 from werewolf import services, store
@@ -117,3 +117,25 @@ def test_another_players_page_shows_no_ballot_before_the_close(director: Any) ->
     with time_machine.travel(bj(1, 21, 5), tick=False):
         after = page(cast[16], game)
     assert "第 1 天投票：P4 1" in after
+
+
+def test_not_voting_on_the_portal_proposes_the_099_yellow(director: Any) -> None:
+    game, ids, cast = day_1(director)
+    ForumThread.objects.create(game=game, day=1, kind="discussion", external_id="98")
+    for seat in (15, 16, 17):
+        assert vote(cast[seat], ids[2], bj(1, 10)).status_code == 200
+    assert vote(cast[18], ids[1], bj(1, 10)).status_code == 200
+    close(game)
+    assert Character.objects.get(pk=ids[2]).cause == "投票"
+    carded = set(
+        Card.objects.filter(game=game, day=1, reason="5.2", status="proposed").values_list(
+            "character_id", flat=True
+        )
+    )
+    # P2, voted out at this close without voting, still is (the cards read the state first)
+    assert carded == {ids[seat] for seat in range(1, 15)}
+    assert Card.objects.get(character_id=ids[2], reason="5.2").facts == {
+        "posts": 0,
+        "sped_up": False,
+        "voted": False,
+    }

@@ -35,7 +35,7 @@ from .night import (
     register_stage,
 )
 from .ruleset import Ruleset, RulesetError, get_ruleset, ruleset_keys
-from .setup import auction_cost, new_game
+from .setup import GENDERS, auction_cost, new_game
 from .skills import apply_action, register_action, register_handler
 from .state import GameState
 from .victory import register_condition
@@ -43,6 +43,7 @@ from .views import director_view, player_view
 
 __all__ = [
     "ACTION_TYPES",
+    "GENDERS",
     "Action",
     "Forgo",
     "GameState",

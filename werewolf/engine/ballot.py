@@ -51,6 +51,24 @@ def ballots(state: GameState) -> dict[int, int]:
     return {int(v): int(t) for v, t in kept["votes"].items()}
 
 
+def day_voters(state: GameState, day: int) -> frozenset[int] | None:
+    """Who voted on ``day`` on the portal, counted like the forum's tally for 未投票 (099 5(2)):
+    every player except those the vote asked (alive, not 挂机, not the 白痴 after 装傻) who
+    left no ballot. None when the state cannot tell: it keeps no ballots of that day and is not
+    in that day's open vote (another day, the night's draft not yet published, the day settled
+    without them). Read at the day's close before the close settles the vote."""
+    kept = state.flags.get("ballots") or {}
+    if kept.get("day") == day:
+        cast = {int(v) for v in kept["votes"]}
+    elif state.phase == DAY and state.day == day and state.flags.get("voted") != day:
+        cast = set()
+    else:
+        return None
+    void = vote_modifiers(state, day).void_voters
+    asked = {p.id for p in state.players.values() if p.alive and not p.idle and p.id not in void}
+    return frozenset(state.players) - (asked - cast)
+
+
 def portal_totals(state: GameState) -> dict[int, Fraction]:
     """Today's ballots weighted as the forum's would be (警长 1.5, no 装傻 voter or target)."""
     return tally(state, ballots(state))

@@ -29,13 +29,21 @@ FEIGNED = Reason("feigned", "白痴发动[装傻]后不能参与投票，也不�
 
 def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
     """What the ballots module needs about ``day``'s vote: the 警长's weight (带队 1.5), the
-    白痴 after 装傻 (no vote, not votable) and who holds the role of the tie rule (高僧)."""
+    白痴 after 装傻 (no vote, not votable) and who holds the role of the tie rule (高僧): every
+    role of the ruleset whose skills carry a ``tie`` trigger is named, with None when no living
+    player holds such a trigger now (the 高僧 out, or 献身 lost), so a tie then puts nobody out
+    (RULINGS 2) as ``day_vote`` does."""
     d = open_draft(state, random.Random(0))
     weights = {}
     if d.sheriff is not None and d.p(d.sheriff).alive:
         weights[d.sheriff] = Adjust(d.rs.sheriff_weight, f"{d.rs.sheriff_name}[带队]")
     feigned = {p.id: FEIGNED for p in d.living() if p.flags.get("feigned")}
-    holders = {d.rs.roles[p.role].name: p.id for p in d.living() if triggers_of(d, p.id, "tie")}
+    holders: dict[str, int | None] = {
+        role.name: None
+        for role in d.rs.roles.values()
+        if any(t.on == "tie" for s in role.skills for t in d.rs.skills[s].triggers)
+    }
+    holders |= {d.rs.roles[p.role].name: p.id for p in d.living() if triggers_of(d, p.id, "tie")}
     return VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
 
 

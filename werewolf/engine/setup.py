@@ -13,6 +13,8 @@ from .draft import open_draft
 from .ruleset import Ruleset, get_ruleset
 from .state import GameState, Player
 
+GENDERS = ("男", "女")  # 性别: a character's (马甲) or a 性别卡's; None when not known
+
 
 def auction_cost(rs: Ruleset, bid: Mapping[str, Any], gender: str | None) -> int:
     """Gold spent: each 表演±1 and 挡刀±1 costs its price, a 性别卡 (a gender other than the
@@ -25,14 +27,33 @@ def auction_cost(rs: Ruleset, bid: Mapping[str, Any], gender: str | None) -> int
     return int(cost)
 
 
-def _check_bid(rs: Ruleset, cid: int, bid: Mapping[str, Any], gender: str | None) -> None:
+def _check_gender(cid: int, name: str, gender: Any) -> None:
+    if gender is not None and gender not in GENDERS:
+        raise InvalidInput(f"{name}的性别只能是男或女（或未定）。", reason=f"bad gender of {cid}")
+
+
+def _check_bid(
+    rs: Ruleset, cid: int, name: str, bid: Mapping[str, Any], gender: str | None
+) -> None:
     unknown = set(bid) - {"act", "block", "gender", "gold"}
-    ints = all(isinstance(bid.get(k, 0), int) for k in ("act", "block"))
-    if unknown or not ints:
-        raise InvalidInput(reason=f"bad auction entry for {cid}")
     gold = bid.get("gold")
-    if gold is not None and auction_cost(rs, bid, gender) > gold:
-        raise InvalidInput(reason=f"auction of {cid} costs more than its gold")
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    ints = all(whole(bid.get(k, 0)) for k in ("act", "block"))
+    if unknown or not ints or not (gold is None or (whole(gold) and gold >= 0)):
+        raise InvalidInput(
+            f"{name}的竞拍数据无效：表演、挡刀须为整数，金币须为非负整数。",
+            reason=f"bad auction entry for {cid}",
+        )
+    _check_gender(cid, name, bid.get("gender"))
+    cost = auction_cost(rs, bid, gender)
+    if gold is not None and cost > gold:
+        raise InvalidInput(
+            f"{name}的竞拍花费{cost}金币，超过其金币{gold}。",
+            reason=f"auction of {cid} costs more than its gold",
+        )
 
 
 def new_game(
@@ -62,9 +83,12 @@ def new_game(
         dealt = dict(roles)
     auction = auction or {}
     players = {}
+    if set(auction) - set(ids):
+        raise InvalidInput("竞拍结果中有不在本局的角色。", reason="auction of an unknown character")
     for cid, name, gender in characters:
         bid = auction.get(cid, {})
-        _check_bid(rs, cid, bid, gender)
+        _check_gender(cid, name, gender)
+        _check_bid(rs, cid, name, bid, gender)
         role = rs.roles[dealt[cid]]
         players[cid] = Player(
             id=cid,

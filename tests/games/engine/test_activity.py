@@ -14,10 +14,12 @@ from games.engine.activity import (
     SPED_UP,
     SPEED_UP,
     DayActivity,
+    PaceKindNotAllowed,
     PaceRequest,
     cutoff,
     decide,
     needed,
+    pace_check,
     proposals,
     request_kind,
 )
@@ -146,7 +148,30 @@ def test_a_day_out_of_the_game_breaks_the_streak() -> None:
     ],
 )
 def test_request_kind(text: str, kind: str | None) -> None:
-    assert request_kind(text) == kind
+    assert request_kind(text, R061.pace) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("申请加速", SPEED_UP),
+        ("申请延时，周末有事", None),  # 099 has no 延时: not a request
+        ("申请延迟", None),
+        ("同意加速，不过也可以申请延时", SPEED_UP),  # only the 加速 is a request here
+    ],
+)
+def test_099_reads_only_speed_up_requests(text: str, kind: str | None) -> None:
+    assert request_kind(text, R099.pace) == kind
+
+
+def test_pace_check_refuses_a_kind_the_rules_lack() -> None:
+    assert pace_check(SPEED_UP, R099.pace) == SPEED_UP
+    assert pace_check(DELAY, R061.pace) == DELAY
+    with pytest.raises(PaceKindNotAllowed) as refused:
+        pace_check(DELAY, R099.pace)
+    assert refused.value.code == "pace_kind_not_allowed"
+    assert refused.value.text == "本场规则没有延时申请，只能申请加速。"
+    assert refused.value.detail == {"kind": DELAY, "allowed": [SPEED_UP]}
 
 
 CLOSE = datetime(2026, 11, 3, 13, 0, tzinfo=UTC)  # 21:00 北京时间
@@ -154,6 +179,23 @@ CLOSE = datetime(2026, 11, 3, 13, 0, tzinfo=UTC)  # 21:00 北京时间
 
 def test_cutoff_is_three_hours_before_the_close() -> None:
     assert cutoff(CLOSE, R061.pace) == datetime(2026, 11, 3, 10, 0, tzinfo=UTC)
+
+
+def test_099_counts_requests_until_the_close() -> None:
+    assert cutoff(CLOSE, R099.pace) == CLOSE
+    last_second = datetime(2026, 11, 3, 12, 59, 59, tzinfo=UTC)
+    requests = [ask(c, SPEED_UP, 9) for c in range(1, 6)] + [PaceRequest(6, SPEED_UP, last_second)]
+    decision = decide(requests, LIVING, cutoff(CLOSE, R099.pace), R099.pace)
+    assert (decision.pace, decision.since) == (SPED_UP, last_second)
+    at_close = [*requests[:5], PaceRequest(6, SPEED_UP, CLOSE)]
+    assert decide(at_close, LIVING, cutoff(CLOSE, R099.pace), R099.pace).pace == NORMAL
+
+
+def test_099_delay_requests_count_for_nothing() -> None:
+    requests = [ask(c, SPEED_UP, 8) for c in range(1, 7)] + [ask(c, DELAY, 8) for c in LIVING]
+    decision = decide(requests, LIVING, cutoff(CLOSE, R099.pace), R099.pace)
+    assert decision.pace == SPED_UP  # no 延时 quorum overrides it
+    assert decision.delay == ()
 
 
 def test_061_half_is_enough_099_needs_more_than_half() -> None:

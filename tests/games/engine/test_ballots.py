@@ -337,6 +337,43 @@ def test_a_proxy_change_replies_to_the_voters_ballot() -> None:
     assert totals(tally) == {"包子": 1}
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "proxy", "before", "reason"),
+    [
+        # 099 玩家须知 9: the player asks an hour before, the director posts 30 minutes before.
+        ("arknights_099", True, 61, None),
+        ("arknights_099", True, 45, None),
+        ("arknights_099", True, 31, None),
+        ("arknights_099", True, 30, "proxy_late"),
+        ("arknights_099", True, 29, "proxy_late"),
+        ("arknights_099", False, 61, None),
+        ("arknights_099", False, 45, "change_late"),  # the player's own: the hour stands
+        # 061: 关门前一小时不允许改票或代投, a proxy change alike.
+        ("lin_feng_061", True, 61, None),
+        ("lin_feng_061", True, 60, "proxy_late"),
+        ("lin_feng_061", True, 45, "proxy_late"),
+        ("lin_feng_061", False, 61, None),
+        ("lin_feng_061", False, 45, "change_late"),
+    ],
+)
+def test_a_proxy_change_answers_to_the_proxy_cutoff_and_a_players_to_the_change_cutoff(
+    ruleset: str, proxy: bool, before: int, reason: str | None
+) -> None:
+    rules = ballot_rules(ruleset)
+    change = (
+        post(3, None, "代投：馄饨\n改票对象：包子", director=True, before=before, reply=2)
+        if proxy
+        else post(3, 4, "改票对象：包子\n改票理由：想通了", before=before, reply=2)
+    )
+    tally = count(post(2, 4, "投票对象：饺子\n投票理由：本人投票", before=300), change, rules=rules)
+    assert why(tally, 3) == reason
+    assert totals(tally) == ({"包子": 1} if reason is None else {"饺子": 1})
+    if reason == "proxy_late":
+        assert at(tally, 3).reason == Reason(
+            "proxy_late", f"关门前{rules.proxy_cutoff}分钟内不允许代投"
+        )
+
+
 def test_abstaining_is_a_ballot_without_a_target() -> None:
     tally = count(
         post(2, 2, "投票对象：弃权\n投票理由：没想好"),
@@ -432,6 +469,15 @@ def test_099_a_tie_puts_the_monk_out_and_nobody_once_he_is_out() -> None:
     unknown = tied_day(rules)
     assert unknown.outcome.character is None
     assert unknown.outcome.text == "平票（饺子、包子），高僧出局（由导演执行）"
+
+
+def test_099_a_tie_puts_nobody_out_when_the_kind_says_nobody_holds_the_monks_role() -> None:
+    """The kind names the role with None: the 高僧 is out or has lost 献身 (RULINGS werewolf 2),
+    as the werewolf engine rules it; the director has nothing to carry out."""
+    tally = tied_day(ballot_rules("arknights_099"), VoteModifiers(role_holders={"高僧": None}))
+    assert (tally.outcome.character, tally.outcome.rule) == (None, "role_out")
+    assert tally.outcome.text == "平票（饺子、包子），高僧已出局或失去[献身]，无人出局"
+    assert "由导演执行" not in public_text(tally, ballot_rules("arknights_099"))
 
 
 def test_061_a_tie_puts_nobody_out_and_revote_asks_the_director() -> None:
@@ -532,7 +578,7 @@ def test_kinds_register_their_weights_once_and_others_get_one_vote_each() -> Non
 
 def test_the_rules_file_holds_each_rulesets_parameters() -> None:
     assert ballot_rules("arknights_099") == BallotRules(
-        tie="role_out", tie_role="高僧", proxy_cutoff=30
+        tie="role_out", tie_role="高僧", tie_skill="献身", proxy_cutoff=30
     )
     assert ballot_rules("conan_096").idle_targetable
     assert ballot_rules("kimetsu_252").publish == "top"

@@ -149,7 +149,7 @@ def test_bad_data_names_the_field() -> None:
     data["catalogue"] = [{"code": "a", "section": "s", "text": "t"}]
     data.update(
         activity={"min_posts": 5, "min_posts_reason": "zz", "streak": None, "vote": None},
-        pace={"quorum": "half", "cutoff_hours": 3},
+        pace={"quorum": "half", "cutoff_hours": 3, "kinds": ["speed_up"]},
         elevator={"random_order": False},
         red_card="eliminate",
         faction_decision=False,
@@ -157,3 +157,51 @@ def test_bad_data_names_the_field() -> None:
     with pytest.raises(PenaltyDataError) as err:
         parse_penalty_rules(data)
     assert err.value.field == "activity.min_posts_reason"
+
+
+def test_pace_kinds_and_cut_off_are_each_posts() -> None:
+    r099 = penalty_rules("arknights_099").pace
+    # 099 玩家须知 8: 提议进程加速…过半数同意 — no 延时, no cut-off before the close
+    assert (r099.kinds, r099.cutoff_hours, r099.quorum) == (("speed_up",), 0, "majority")
+    assert not r099.allows("delay")
+    # 061: 申请加速或延时…讨论日结束三个小时前; the others' posts are silent: as before
+    for ruleset in ("lin_feng_061", "conan_096", "islington_256", "kimetsu_252"):
+        pace = penalty_rules(ruleset).pace
+        assert (pace.kinds, pace.cutoff_hours) == (("speed_up", "delay"), 3)
+
+
+def _with_pace(pace: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "ruleset": "x",
+        "title": "x",
+        "catalogue": [{"code": "a", "section": "s", "text": "t"}],
+        "activity": {"min_posts": 0, "streak": None, "vote": None},
+        "pace": pace,
+        "elevator": {"random_order": False},
+        "red_card": "eliminate",
+        "faction_decision": False,
+    }
+
+
+def test_pace_data_accepts_a_zero_cut_off_and_orders_the_kinds() -> None:
+    rules = parse_penalty_rules(
+        _with_pace({"quorum": "half", "cutoff_hours": 0, "kinds": ["delay", "speed_up"]})
+    )
+    assert (rules.pace.cutoff_hours, rules.pace.kinds) == (0, ("speed_up", "delay"))
+
+
+@pytest.mark.parametrize(
+    ("pace", "field"),
+    [
+        ({"quorum": "half", "cutoff_hours": -1, "kinds": ["speed_up"]}, "pace.cutoff_hours"),
+        ({"quorum": "half", "cutoff_hours": 3}, "pace.kinds"),
+        ({"quorum": "half", "cutoff_hours": 3, "kinds": []}, "pace.kinds"),
+        ({"quorum": "half", "cutoff_hours": 3, "kinds": ["speed_up", "speed_up"]}, "pace.kinds"),
+        ({"quorum": "half", "cutoff_hours": 3, "kinds": ["pause"]}, "pace.kinds"),
+        ({"quorum": "most", "cutoff_hours": 3, "kinds": ["speed_up"]}, "pace.quorum"),
+    ],
+)
+def test_bad_pace_data_names_the_field(pace: dict[str, Any], field: str) -> None:
+    with pytest.raises(PenaltyDataError) as err:
+        parse_penalty_rules(_with_pace(pace))
+    assert err.value.field == field

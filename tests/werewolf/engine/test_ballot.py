@@ -19,6 +19,7 @@ from werewolf.engine import (
     player_view,
     portal_totals,
 )
+from werewolf.engine.ballot import day_voters
 from werewolf.engine.draft import open_draft
 from werewolf.engine.errors import (
     ActorOut,
@@ -130,3 +131,37 @@ def test_the_ballots_replay_from_the_action_log() -> None:
     state = day1()
     action = Vote(actor=15, target=1, closes_at=int(close_at(state)))
     assert action_from_json(roundtrip(action.to_json())) == action
+
+
+# --- 未投票 (099 5(2)) on a day voted on the portal ---------------------------------------------
+
+
+def test_day_voters_are_the_ballots_and_those_the_vote_does_not_ask() -> None:
+    state = edit(day1(), 16, alive=False)
+    state = edit(state, 17, idle=True)
+    state = edit(state, IDIOT, flags={"feigned": True})
+    for voter, target in ((15, 1), (18, 2)):
+        state, _ = cast(state, voter, target)
+    silent = {p for p in state.players if p not in (15, 18, 16, 17, IDIOT)}
+    assert day_voters(state, state.day) == frozenset(state.players) - silent
+
+
+def test_day_voters_of_an_open_day_without_ballots_is_nobody_asked() -> None:
+    state = day1()
+    assert day_voters(state, state.day) == frozenset()
+
+
+def test_day_voters_still_holds_after_the_close_and_is_unknown_for_other_days() -> None:
+    state, _ = cast(day1(), 15, 1)
+    day = state.day
+    state, _ = day_vote(state, portal_totals(state), rng(), close_at(state))
+    assert 15 in (day_voters(state, day) or ())
+    assert 16 not in (day_voters(state, day) or ())
+    assert day_voters(state, day - 1) is None  # no ballots kept of that day
+    assert day_voters(state, day + 1) is None  # not reached
+
+
+def test_day_voters_is_unknown_for_a_day_settled_without_ballots() -> None:
+    state = day1()
+    state, _ = day_vote(state, {}, rng(), close_at(state))
+    assert day_voters(state, state.day) is None

@@ -77,6 +77,22 @@ def test_tie_takes_the_monk_or_nobody_rulings_2(monk_state: str, expected: list)
     )
 
 
+@pytest.mark.parametrize(
+    ("monk_state", "holder"), [("alive", MONK), ("out", None), ("stripped", None)]
+)
+def test_the_ballots_learn_who_holds_the_tie_or_that_nobody_does(
+    monk_state: str, holder: int | None
+) -> None:
+    """The forum tally's tie rule must agree with ``day_vote``: the 高僧 out or without 献身
+    is named as held by nobody (None), not left out (which means "the kind does not know")."""
+    state = day1()
+    if monk_state == "out":
+        state = edit(state, MONK, alive=False)
+    if monk_state == "stripped":
+        state = edit(state, MONK, skills=())
+    assert vote_modifiers(state, 1).role_holders == {"高僧": holder}
+
+
 def test_will_appoints_the_sheriff_within_30_minutes() -> None:
     state, _ = vote(day1(), {15: 1, 16: 2})
     close = close_at(state)
