@@ -138,6 +138,9 @@ def tally_context(game: Game, day: int) -> dict[str, Any]:
         ],
         "public_text": ballots.tally_text(game=game, tally=tally, now=now),
         "published": published,
+        # What was published stands: the live count below uses the statuses of now (after the
+        # close the player voted out is out, and ballots for him read as void).
+        "published_outcome": published.payload["outcome"]["text"] if published else None,
         "posted": [(e.created_at, e.payload["post"], e.director) for e in posted],
     }
 

@@ -5,11 +5,14 @@ with the 高僧 gone; the forum failing at the close; a director's own count."""
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from typing import Any
 
 import pytest
 import time_machine
 from django.db import transaction
+from django.test import Client
 
 from games import ballots, forum_services
 from games import services as game_services
@@ -57,6 +60,14 @@ def _sync(game: Game) -> None:
         forum_services.forum_thread_sync(thread=thread)
 
 
+def director_page(director: Any, url: str) -> str:
+    client = Client()
+    client.force_login(director)
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:300]
+    return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
+
+
 def _close() -> None:
     with time_machine.travel(AFTER, tick=False):
         game_services.transitions_run_due(now=AFTER)
@@ -102,6 +113,12 @@ def test_the_published_result_is_the_count_the_engine_settled_at_the_close(
     with pytest.raises(ballots.TallyPublished):
         ballots.ballot_tally_publish(game=game, day=1, director=director)
     assert store.state_load(game).phase == "night"
+    # The director's tally page leads with what was published, not with a recount in which
+    # P4, now out, has no votes.
+    game.directors.add(director)
+    page = director_page(director, f"/admin/games/votealias/tally/{game.pk}/1/")
+    assert "已公示：最高票：P4" in page
+    assert "以已公示的结果为准" in page
 
 
 def test_a_tie_once_the_monk_is_out_puts_nobody_out_and_is_published_so(
