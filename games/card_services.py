@@ -115,6 +115,22 @@ def card_facts(card: Card, rules: PenaltyRules | None) -> dict[str, object]:
     }
 
 
+HIDDEN_REASON_TEXT = "理由涉及身份信息，赛后公布"
+
+
+def card_public_facts(card: Card, rules: PenaltyRules | None, *, live: bool) -> dict[str, object]:
+    """What the public sees of a confirmed card: its facts, without a reason that would tell a
+    role while the game is ``live`` (a ``secret`` catalogue entry)."""
+    facts = card_facts(card, rules)
+    try:
+        secret = rules is not None and rules.violation(card.reason).secret
+    except RuleError:
+        secret = False
+    if secret and live:
+        facts["reason"], facts["reason_text"] = "", HIDDEN_REASON_TEXT
+    return facts
+
+
 # --- activity at the day's close --------------------------------------------------------------
 
 
@@ -365,7 +381,9 @@ def _review_game(
             card.save(update_fields=["status", "reviewer", "reviewed_at", "review_reason"])
             done.append(card)
             if confirm:
-                events.append(GameEvent("card", PUBLIC, card_facts(card, rules)))
+                events.append(
+                    GameEvent("card", PUBLIC, card_public_facts(card, rules, live=game.is_live))
+                )
         if not done:
             return
         result.reviewed.extend(done)
@@ -414,7 +432,13 @@ def _ledger_settle(
         made[merge.key] = card
         Card.objects.filter(pk__in=sources).update(merged_into=card)
         result.made.append(card)
-        events.append(GameEvent("card", PUBLIC, {**card_facts(card, rules), "from": sources}))
+        events.append(
+            GameEvent(
+                "card",
+                PUBLIC,
+                {**card_public_facts(card, rules, live=game.is_live), "from": sources},
+            )
+        )
     if events:
         events_append(game=game, events=events, now=now, director=reviewer, reason=reason)
     reds = Card.objects.filter(

@@ -66,6 +66,9 @@ class Violation:
     text: str
     color: str | None = None
     min_color: str | None = None
+    # The reason itself would tell a role (099 5(3): only a role with a forced skill can miss
+    # it): the public learns the card, not why, while the game runs.
+    secret: bool = False
 
     def allows(self, color: str) -> bool:
         if self.color is not None:
@@ -178,6 +181,7 @@ def _violation(data: Any, i: int) -> Violation:
         text=_get(data, "text", str, where),
         color=_color(data.get("color"), f"{where}color"),
         min_color=_color(data.get("min_color"), f"{where}min_color"),
+        secret=bool(_get(data, "secret", bool, where)) if "secret" in data else False,
     )
 
 

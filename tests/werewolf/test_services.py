@@ -4,6 +4,7 @@ vote, the log that rebuilds the state, the ballots' weights."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 import time_machine
 from django.db import transaction
 
-from games import card_services
+from games import card_selectors, card_services
 from games import services as game_services
 from games.engine.ballots import vote_weights_for
 from games.engine.errors import InvalidInput
@@ -299,3 +300,29 @@ def test_a_wolf_missing_the_forced_election_gets_a_proposed_yellow_card(director
     assert cards[0].facts == {"skill": "elect"}
     proposed = game.events.get(kind="cards_proposed")
     assert proposed.audience == "directors"
+
+
+def test_a_confirmed_missed_duty_card_tells_the_public_no_reason(director: Any, staff: Any) -> None:
+    """Only a wolf can miss 选举: announcing 5(3) would out it. The public learns the card and
+    not why; the player and the directors see the reason."""
+    game, ids = werewolf_game()
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
+    missed = list(Card.objects.filter(game=game, reason="5.3"))
+    assert {c.character_id for c in missed} == {ids[s] for s in (1, 2, 3, 4)}
+    card_services.cards_review(cards=missed, reviewer=staff, confirm=True, reason="属实")
+    public = [e.payload for e in game.events.filter(kind="card", audience="public")]
+    assert len(public) == 4
+    for payload in public:
+        assert payload["reason"] == ""
+        assert payload["reason_text"] == "理由涉及身份信息，赛后公布"
+        assert "必须行使特权" not in json.dumps(payload, ensure_ascii=False)
+    wolf = players(game)[1]
+    assert all(
+        "必须行使特权" not in json.dumps(f, ensure_ascii=False) for f in players(game)[15].events()
+    )
+    assert any(
+        "必须行使特权" in r.reason_text
+        for r in card_selectors.cards_of_character(character=Character.objects.get(pk=ids[1]))
+    )
+    assert wolf.heard("card")  # the wolf hears its card as the public does
