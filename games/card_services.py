@@ -14,7 +14,7 @@ when enough of the living ask before the cut-off (``pace_update``); a director m
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -115,20 +115,20 @@ def card_facts(card: Card, rules: PenaltyRules | None) -> dict[str, object]:
     }
 
 
-HIDDEN_REASON_TEXT = "理由涉及身份信息，赛后公布"
-
-
-def card_public_facts(card: Card, rules: PenaltyRules | None, *, live: bool) -> dict[str, object]:
-    """What the public sees of a confirmed card: its facts, without a reason that would tell a
-    role while the game is ``live`` (a ``secret`` catalogue entry)."""
-    facts = card_facts(card, rules)
+def card_event(
+    card: Card, rules: PenaltyRules | None, *, live: bool, extra: Mapping[str, object] = {}
+) -> GameEvent:
+    """A confirmed card's event: public (the forum announces 判罚), except that while the game is
+    ``live`` a card whose very reason would tell a role (a ``secret`` entry: 099 5(3), which
+    only a role with a forced skill can earn) goes to its player alone — announcing it at all,
+    even without the reason, would out that role."""
+    facts = {**card_facts(card, rules), **extra}
     try:
         secret = rules is not None and rules.violation(card.reason).secret
     except RuleError:
         secret = False
-    if secret and live:
-        facts["reason"], facts["reason_text"] = "", HIDDEN_REASON_TEXT
-    return facts
+    audience = to_character(card.character_id) if secret and live else PUBLIC
+    return GameEvent("card", audience, facts)
 
 
 # --- activity at the day's close --------------------------------------------------------------
@@ -381,9 +381,7 @@ def _review_game(
             card.save(update_fields=["status", "reviewer", "reviewed_at", "review_reason"])
             done.append(card)
             if confirm:
-                events.append(
-                    GameEvent("card", PUBLIC, card_public_facts(card, rules, live=game.is_live))
-                )
+                events.append(card_event(card, rules, live=game.is_live))
         if not done:
             return
         result.reviewed.extend(done)
@@ -432,13 +430,7 @@ def _ledger_settle(
         made[merge.key] = card
         Card.objects.filter(pk__in=sources).update(merged_into=card)
         result.made.append(card)
-        events.append(
-            GameEvent(
-                "card",
-                PUBLIC,
-                {**card_public_facts(card, rules, live=game.is_live), "from": sources},
-            )
-        )
+        events.append(card_event(card, rules, live=game.is_live, extra={"from": sources}))
     if events:
         events_append(game=game, events=events, now=now, director=reviewer, reason=reason)
     reds = Card.objects.filter(
