@@ -200,3 +200,29 @@ async def socket_open(
     hello = await communicator.receive_json_from()
     assert hello["type"] == "hello"
     return communicator, hello
+
+
+class SocketReader:
+    """What one character's browser receives — its websocket frames and, as a subclass adds
+    them, API answers (``json``) and pages (``html``) — for the leak tests to search."""
+
+    def __init__(self, game: Game, player: ApiPlayer) -> None:
+        self.game, self.player = game, player
+        self.json: list[Any] = []
+        self.html: list[str] = []
+        self.socket: WebsocketCommunicator | None = None
+
+    async def connect(self) -> None:
+        self.socket, hello = await socket_open(
+            self.game, ORIGIN, session_cookie(self.player.client)
+        )
+        self.json.append(hello)
+
+    async def drain(self, timeout: float = 0.2) -> list[Any]:
+        """Every frame waiting on the socket (kept, and returned)."""
+        assert self.socket is not None
+        frames = []
+        while not await self.socket.receive_nothing(timeout=timeout):
+            frames.append(await self.socket.receive_json_from())
+        self.json.extend(frames)
+        return frames

@@ -7,43 +7,22 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from games.models import Game
-from tests.conftest import ORIGIN, session_cookie, socket_open
+from tests.conftest import SocketReader
 from tests.royale.conftest import Player, empty_royale_game, give, night_one, players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class Recorder:
+class Recorder(SocketReader):
     """Everything one character's browser receives: frames, API answers, pages."""
-
-    def __init__(self, game: Game, player: Player) -> None:
-        self.game, self.player = game, player
-        self.json: list[Any] = []
-        self.html: list[str] = []
-        self.socket: WebsocketCommunicator | None = None
-
-    async def connect(self) -> None:
-        self.socket, hello = await socket_open(
-            self.game, ORIGIN, session_cookie(self.player.client)
-        )
-        self.json.append(hello)
 
     async def act(self, kind: str, **fields: Any) -> Any:
         response = await database_sync_to_async(self.player.act)(kind, **fields)
         body = response.json()
         self.json.append(body)
         return body
-
-    async def drain(self) -> list[Any]:
-        assert self.socket is not None
-        frames = []
-        while not await self.socket.receive_nothing(timeout=0.2):
-            frames.append(await self.socket.receive_json_from())
-        self.json.extend(frames)
-        return frames
 
     async def fetch_all(self) -> None:
         client = self.player.client

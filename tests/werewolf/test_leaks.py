@@ -13,6 +13,7 @@ close, card proposals, the 5(3) reason, directors' and staff's reasons and notes
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -21,13 +22,12 @@ from typing import Any
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import card_services
 from games import services as game_services
 from games.models import Card, Character, Game
-from tests.conftest import ORIGIN, bj, session_cookie, socket_open
+from tests.conftest import SocketReader, bj
 from tests.werewolf.engine.support import SEATS
 from tests.werewolf.players import Player, players, werewolf_game
 from werewolf import services, store
@@ -99,25 +99,13 @@ def dicts(data: Any) -> Iterator[dict[str, Any]]:
             yield from dicts(value)
 
 
-class Reader:
+class Reader(SocketReader):
     """One character's every surface: socket frames, API answers (errors included), pages."""
 
     def __init__(self, game: Game, seat: int, player: Player) -> None:
-        self.game, self.seat, self.player = game, seat, player
-        self.json: list[Any] = []  # API answers and socket frames, as decoded
-        self.html: list[str] = []
-        self.socket: WebsocketCommunicator | None = None
-
-    async def connect(self) -> None:
-        self.socket, hello = await socket_open(
-            self.game, ORIGIN, session_cookie(self.player.client)
-        )
-        self.json.append(hello)
-
-    async def drain(self) -> None:
-        assert self.socket is not None
-        while not await self.socket.receive_nothing(timeout=0.05):
-            self.json.append(await self.socket.receive_json_from())
+        super().__init__(game, player)
+        self.seat = seat
+        self.player: Player = player
 
     def read_everything(self) -> None:
         """The API's page and log, the portal (whole and its state part), the public page."""
@@ -145,14 +133,8 @@ class Reader:
     def text(self) -> str:
         return "\n".join(
             [json.dumps(j, ensure_ascii=False) for j in self.json]
-            + [_unescaped(h) for h in self.html]
+            + [html.unescape(h) for h in self.html]
         )
-
-
-def _unescaped(html: str) -> str:
-    import html as html_lib
-
-    return html_lib.unescape(html)
 
 
 def sync(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -161,7 +143,7 @@ def sync(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 async def drained(readers: dict[int, Reader]) -> None:
     for r in readers.values():
-        await r.drain()
+        await r.drain(timeout=0.05)
 
 
 def _red_card(game: Game, director: Any, staff: Any, seat_id: int, *, loses: bool) -> None:
@@ -337,11 +319,11 @@ async def test_nothing_hidden_reaches_a_player_on_any_surface(director: Any, sta
             if "gender" in d:
                 mine = {"男" if seat % 2 or seat == 8 else "女", "男" if seat % 2 else "女"}
                 assert d["gender"] in mine, (seat, d)
-        html = "\n".join(_unescaped(h) for h in r.html)
+        pages = "\n".join(html.unescape(h) for h in r.html)
         if seat != 6:
-            assert "表演 37" not in html, seat
+            assert "表演 37" not in pages, seat
         if seat != 1:
-            assert "挡刀 23" not in html, seat
+            assert "挡刀 23" not in pages, seat
         # Frames: no directors' kind; private ones are this character's alone.
         for d in dicts(r.json):
             if isinstance(d.get("kind"), str) and "payload" in d:
