@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games import card_selectors, card_services, selectors
+from games import services as game_services
 from games.admin import (
     DirectorScoped,
     ReadOnly,
@@ -83,6 +84,17 @@ class PaceForm(forms.Form):
     reason = forms.CharField(label=_("理由"))
 
 
+class CloseForm(forms.Form):
+    """执行加速 (or the director's own call): today's 关门 moved, announced, with a reason."""
+
+    at = forms.DateTimeField(
+        label=_("关门时间（北京时间）"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M"],
+    )
+    reason = forms.CharField(label=_("理由"))
+
+
 @admin.register(Card)
 class CardAdmin(CardColumns, DirectorScoped):
     """The ledger (判罚记录) of the director's games."""
@@ -148,6 +160,10 @@ class CardAdmin(CardColumns, DirectorScoped):
         director = request_director(request)
         add_form = CardAddForm(game, request.POST if "add_card" in request.POST else None)
         pace_form = PaceForm(request.POST if "set_pace" in request.POST else None)
+        close_at = card_selectors.day_close_at(game=game, day=day)
+        close_form = CloseForm(
+            request.POST if "move_close" in request.POST else None, initial={"at": close_at}
+        )
         here = reverse("admin:games_card_day", args=[game.pk, day])
         try:
             if "add_card" in request.POST and add_form.is_valid():
@@ -172,6 +188,16 @@ class CardAdmin(CardColumns, DirectorScoped):
                     reason=pace_form.cleaned_data["reason"],
                 )
                 return HttpResponseRedirect(here)
+            if "move_close" in request.POST and close_form.is_valid():
+                game_services.day_close_move(
+                    game=game,
+                    day=day,
+                    at=close_form.cleaned_data["at"],
+                    director=director,
+                    reason=close_form.cleaned_data["reason"],
+                )
+                self.message_user(request, _("关门时间已调整并公示。"))
+                return HttpResponseRedirect(here)
             if "propose" in request.POST:
                 n = card_services.cards_propose_again(game=game, day=day, director=director)
                 self.message_user(request, _("新提议 %(n)d 张。") % {"n": n})
@@ -185,6 +211,8 @@ class CardAdmin(CardColumns, DirectorScoped):
             "days": range(1, max(game.day, 1) + 1),
             "add_form": add_form,
             "pace_form": pace_form,
+            "close_form": close_form,
+            "close_at": close_at,
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/games/card_day.html", context)

@@ -30,6 +30,14 @@ from games.models import (
 )
 
 
+def day_close_at(*, game: Game, day: int) -> datetime | None:
+    """The day's 关门 as the timetable has it now (a director's move included); None for a
+    game run by hand (no start date)."""
+    if game.start_date is None or day < 1:
+        return None
+    return close_of(game, day)
+
+
 def day_pace(*, game: Game, day: int) -> DayPace | None:
     return DayPace.objects.filter(game=game, day=day).first()
 

@@ -21,6 +21,13 @@ class NotDirector(RuleError):
     message_en = "Only a director of this game can do this."
 
 
+class CloseMoveRefused(RuleError):
+    code = "close_move_refused"
+    status = 409
+    message = "不能这样调整关门时间。"
+    message_en = "The close cannot be moved so."
+
+
 class GameNotLive(RuleError):
     code = "game_not_live"
     status = 409

@@ -18,7 +18,7 @@ from games.engine import dice
 from games.engine import timetable as tt
 from games.engine.errors import InvalidInput, NotFound
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
-from games.errors import GameNotLive, LoginFailed, NoStartDate
+from games.errors import CloseMoveRefused, GameNotLive, LoginFailed, NoStartDate
 from games.models import (
     Announcement,
     AnnouncementStatus,
@@ -26,6 +26,7 @@ from games.models import (
     Event,
     Game,
     GameStatus,
+    TimetableOverride,
     TransitionRecord,
 )
 from games.registry import core_transitions, kind_get
@@ -412,20 +413,58 @@ def _game_transitions_run(*, game_id: int, now: datetime) -> list[tuple[int, int
     return done
 
 
+def _scheduled_game_lock(game: Game) -> Game:
+    """The game locked, if it is live and runs by its timetable."""
+    locked = game_lock(game)
+    if not locked.is_live:
+        raise GameNotLive()
+    if locked.start_date is None:
+        raise NoStartDate()
+    return locked
+
+
 def phase_advance(*, game: Game, director: User, reason: str) -> tt.Transition:
     """Open or close the next phase by hand, now (a director override, logged with reason)."""
     reason = reason_required(reason)
     with transaction.atomic():
-        locked = game_lock(game)
-        if not locked.is_live:
-            raise GameNotLive()
-        if locked.start_date is None:
-            raise NoStartDate()
+        locked = _scheduled_game_lock(game)
         now = timezone.now()
         step = tt.next_transition(locked.timetable(), day=locked.day, phase=locked.phase)
         forced = tt.Transition(step.day, step.kind, now)
         _transition_apply(game=locked, step=forced, now=now, director=director, reason=reason)
     return forced
+
+
+def day_close_move(*, game: Game, day: int, at: datetime, director: User, reason: str) -> None:
+    """Move one day's 关门 (执行加速 — the posts do not say by how much — or the director's own
+    call): a per-day timetable override, announced publicly and logged with the reason. The
+    new close must still be ahead, after the day's open and before the day's next transition
+    (the timetable keeps each transition on or after the one before)."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = _scheduled_game_lock(game)
+        if TransitionRecord.objects.filter(game=locked, day=day, kind="day_close").exists():
+            raise CloseMoveRefused("这一天已经关门。", message_en="That day has closed already.")
+        schedule = dict(locked.timetable().day_schedule(day))
+        now = timezone.now()
+        if not max(now, schedule["day_open"]) < at < schedule["night_open"]:
+            raise CloseMoveRefused(
+                "新的关门时间须晚于现在与当天开门，早于当天入夜。",
+                message_en="The new close must be after now and the day's open, before its night.",
+            )
+        TimetableOverride.objects.update_or_create(
+            game=locked, day=day, kind="day_close", defaults={"at": at}
+        )
+        shown = timezone.localtime(at, tt.BEIJING).strftime("%m-%d %H:%M")
+        text = f"第{day}天的关门时间调整为{shown}（北京时间）。"
+        payload = {"day": day, "at": at.isoformat(), "text": text}
+        events_append(
+            game=locked,
+            events=[GameEvent("close_moved", PUBLIC, payload)],
+            now=now,
+            director=director,
+            reason=reason,
+        )
 
 
 # --- groups and the demo ------------------------------------------------------------------

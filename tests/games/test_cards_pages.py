@@ -14,6 +14,7 @@ from games import card_services as cs
 from games import services
 from games.engine import dice
 from games.engine import floors as fl
+from games.errors import CloseMoveRefused
 from games.models import Card, Character, Game, SpeedRequest
 from tests.conftest import bj, on_forum
 from tests.games.test_cards import add, posts, thread, werewolf_game
@@ -266,3 +267,33 @@ def test_royale_player_page_shows_the_cards() -> None:
     game = royale_game("256", ("甲", "乙"))
     page = player(game, "甲").get(f"/play/{game.number}/me/").content.decode()
     assert "我的判罚" in page
+
+
+def test_after_a_speed_up_the_director_moves_todays_close(
+    director: Any, director_client: Client
+) -> None:
+    """执行加快进程: the posts do not say by how much, so the director moves 关门 on the day
+    page; the move is announced and the scheduler closes the day at the new time."""
+    game = werewolf_game()
+    game.directors.add(director)
+    with time_machine.travel(bj(1, 10), tick=False):
+        services.transitions_run_due(now=bj(1, 10))
+        assert "本日关门：11-01 21:00" in director_client.get(day_page(game)).content.decode()
+        moved = director_client.post(
+            day_page(game), {"move_close": "1", "at": "2026-11-01T18:00", "reason": "加速通过"}
+        )
+        assert moved.status_code == 302
+        late = director_client.post(
+            day_page(game), {"move_close": "1", "at": "2026-11-01T22:00", "reason": "再改"}
+        )
+        assert "早于当天入夜" in late.content.decode()  # past night_open (21:10): refused
+    assert game.timetable().due_at(1, "day_close") == bj(1, 18)
+    notice = game.events.get(kind="close_moved")
+    assert notice.audience == "public"
+    assert notice.payload["text"] == "第1天的关门时间调整为11-01 18:00（北京时间）。"
+    assert notice.reason == "加速通过"
+    with time_machine.travel(bj(1, 18, 1), tick=False):
+        services.transitions_run_due(now=bj(1, 18, 1))
+    assert game.transitions.filter(day=1, kind="day_close").exists()
+    with time_machine.travel(bj(1, 18, 30), tick=False), pytest.raises(CloseMoveRefused):
+        services.day_close_move(game=game, day=1, at=bj(1, 20), director=director, reason="已关门")
