@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import live
-from games.ballots import ballot_day, ballot_tally, tally_publication, tally_published
+from games.ballots import ballot_day, ballot_tally, day_close_at, tally_publication, tally_published
 from games.card_services import card_propose_missed_duty
 from games.engine import timetable as tt
 from games.engine.ballots import Tally
@@ -413,9 +413,10 @@ def werewolf_deadlines_run(*, now: datetime) -> int:
 
 
 def werewolf_vote_reminders_run(*, now: datetime) -> int:
-    """在投票结束前一个半至两个小时之间提醒玩家投票: once a day, when the ruleset's time before
-    the close (关门) has come and the day's vote is not settled, a public reminder with the
-    close's time. Returns how many games were reminded."""
+    """在投票结束前一个半至两个小时之间提醒玩家投票: once a day, within the ruleset's span before
+    the close (关门) and while the day's vote is not settled, a public reminder with the
+    close's time; a span missed (the scheduler down) sends none. Returns how many games were
+    reminded."""
     rows = WerewolfGame.objects.filter(
         game__status__in=[GameStatus.TEST, GameStatus.RUNNING], game__paused=False
     ).select_related("game")
@@ -423,21 +424,23 @@ def werewolf_vote_reminders_run(*, now: datetime) -> int:
     for row in rows:
         game = row.game
         state = GameState.from_json(row.state)
-        minutes = engine.get_ruleset(state.ruleset).vote_reminder_minutes
-        if minutes is None or state.phase != DAY or state.flags.get("voted") == state.day:
+        rs = engine.get_ruleset(state.ruleset)
+        span = rs.vote_reminder
+        if span is None or state.phase != DAY or state.flags.get("voted") == state.day:
             continue
         try:
-            close = game.timetable().due_at(state.day, "day_close")
-        except ValueError:  # no start date: the game runs by hand, nothing is due
+            close = day_close_at(game=game, day=state.day)
+        except NoStartDate:  # the game runs by hand: nothing is due
             continue
-        if not close - timedelta(minutes=minutes) <= now < close:
+        earliest, latest = (close - timedelta(minutes=m) for m in span)
+        if not earliest <= now <= latest:
             continue
         with transaction.atomic():
             locked = game_lock(game)
             if locked.events.filter(kind="vote_reminder", payload__day=state.day).exists():
                 continue
             at = timezone.localtime(close, tt.BEIJING).strftime("%H:%M")
-            text = engine.get_ruleset(state.ruleset).text("vote_reminder", day=state.day, time=at)
+            text = rs.text("vote_reminder", day=state.day, time=at)
             payload = {"day": state.day, "closes_at": close.isoformat(), "text": text}
             events_append(
                 game=locked, events=[GameEvent("vote_reminder", PUBLIC, payload)], now=now

@@ -233,8 +233,11 @@ def test_players_are_reminded_to_vote_two_hours_before_the_close_once(director: 
     assert [r["day"] for r in cast[15].heard("vote_reminder")] == [1]
 
 
-def test_no_reminder_once_the_day_is_voted_or_after_the_close(director: Any) -> None:
+def test_no_reminder_outside_the_span_or_once_the_day_is_voted(director: Any) -> None:
+    """Not more than two hours before the close, nor less than an hour and a half."""
     game, ids = _day_1(director)
+    assert services.werewolf_vote_reminders_run(now=bj(1, 18, 59)) == 0
+    assert services.werewolf_vote_reminders_run(now=bj(1, 19, 31)) == 0  # the span missed
     assert services.werewolf_vote_reminders_run(now=bj(1, 21, 0)) == 0  # the close has come
     state = store.state_load(game)
     services.werewolf_day_vote(game=game, director=director, totals=tally(state, {ids[6]: ids[2]}))

@@ -147,8 +147,9 @@ class Ruleset:
     auction_prices: Mapping[str, int]
     victory: Mapping[str, Victory]
     surrender: frozenset[str]
-    # 在投票结束前一个半至两个小时之间提醒玩家投票: how long before the close the site reminds.
-    vote_reminder_minutes: int | None
+    # 在投票结束前一个半至两个小时之间提醒玩家投票: the span before the close, in minutes
+    # (earliest, latest), in which the site reminds; None: no reminder.
+    vote_reminder: tuple[int, int] | None
     texts: Mapping[str, str]
 
     def step(self, key: str) -> NightStep:
@@ -265,9 +266,15 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     texts = dict(_need(data, "announcements", dict, ""))
     reminder = data.get("vote_reminder_minutes")
     if reminder is not None and (
-        not isinstance(reminder, int) or reminder <= 0 or "vote_reminder" not in texts
+        not isinstance(reminder, list)
+        or len(reminder) != 2
+        or not all(isinstance(m, int) and not isinstance(m, bool) for m in reminder)
+        or not reminder[0] > reminder[1] > 0
+        or "vote_reminder" not in texts
     ):
-        raise RulesetError("vote_reminder_minutes", "a positive int, with its announcement")
+        raise RulesetError(
+            "vote_reminder_minutes", "[earliest, latest] minutes before the close, with its text"
+        )
     for sk in skills.values():
         for text in (sk.announce, sk.forfeit_announce):
             if text is not None and text not in texts:
@@ -289,7 +296,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         auction_prices=dict(_need(data, "auction", dict, "")),
         victory=victory,
         surrender=frozenset(data.get("surrender", ())),
-        vote_reminder_minutes=data.get("vote_reminder_minutes"),
+        vote_reminder=None if reminder is None else (reminder[0], reminder[1]),
         texts=texts,
     )
 
