@@ -67,7 +67,7 @@ from .errors import (
 )
 from .hooks import register_hook
 from .house import MARKET
-from .items import _held, consume_supply
+from .items import _held, consume_supply, new_unused
 from .rules import register_action
 from .ruleset import (
     ItemKind,
@@ -1198,14 +1198,12 @@ def list_lot(state: GameState, selector: str, rng: random.Random) -> Result:
     lot, open for bids today if it is day, else from the next day."""
     d = director_draft(state, rng)
     _section(d, "auction")
-    kinds = d.rs.selector_kinds(selector)
-    if not kinds:
+    if not d.rs.selector_kinds(selector):
         raise InvalidInput(selector=selector)
-    free = d.unused_keys(kinds)
-    if not free:
+    iid = new_unused(d, selector)
+    if iid is None:
         raise SoldOut(ware=selector)
-    key = d.rng.choice(free)
-    iid = d.new_item(key)
+    key = d.items[iid].kind
     d.directors("item_created", {"item": iid, "kind": key, "why": "auction"})
     _list_lots(d, [iid], "director", d.day if d.phase == DAY else d.day + 1)
     d.directors("intervention", {"op": "list_lot", "selector": selector, "item": iid, "kind": key})

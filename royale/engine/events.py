@@ -311,8 +311,10 @@ def _dispatcher(stage: str) -> Callable[[Draft, str, Mapping[str, Any]], None]:
     return hook
 
 
+# ``pre_night`` (the day's draw first) and ``move`` (鬼王再世's memory, kept whatever the day's
+# events) have hooks of their own below.
 for _stage in HOOK_STAGES:
-    if _stage != "pre_night":
+    if _stage not in ("pre_night", "move"):
         register_hook(f"events.{_stage}")(_dispatcher(_stage))
 
 
@@ -571,9 +573,10 @@ def _villain_strikes(d: Draft, spec: EventSpec, context: Mapping[str, Any]) -> N
 @register_hook("events.move")
 def _remember_entry(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
     """鬼王再世: a villain in 无限城 strikes the last place it was in before going there."""
-    special = {z.place for z in d.rs.special_zones}
-    if context["place"] in special and context["origin"] not in special:
-        d.wc(context["actor"]).flags["entered_from"] = context["origin"]
+    zones = d.rs.special_zones  # on every move of the night: no set built, the usual move is out
+    place, origin = context["place"], context["origin"]
+    if any(z.place == place for z in zones) and not any(z.place == origin for z in zones):
+        d.wc(context["actor"]).flags["entered_from"] = origin
 
 
 # --- 迷你战争 ------------------------------------------------------------------------------------

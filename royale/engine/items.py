@@ -358,15 +358,22 @@ def answer_phone(d: Draft, a: AnswerPhone, now: float) -> None:
 def grant(d: Draft, cid: int, selector: str, why: str) -> int:
     """Give a character a new item from a selector (reward pool entry, event prize). Rewards and
     events may push a character past the 6-item cap (RULINGS 10)."""
-    kinds = d.rs.selector_kinds(selector)
-    if not kinds:
+    if not d.rs.selector_kinds(selector):
         raise InvalidInput(selector=selector)
-    pool = d.unused_keys(kinds)
-    if not pool:
+    iid = new_unused(d, selector)
+    if iid is None:
         raise TierExhausted(selector=selector)
-    key = d.rng.choice(pool)
-    iid = d.new_item(key)
     d.wc(cid).pack.append(iid)
     d.to(cid, "item_granted", {"item": d.describe_item(iid), "why": why})
-    d.directors("item_created", {"item": iid, "kind": key, "character": cid, "why": why})
+    d.directors(
+        "item_created", {"item": iid, "kind": d.items[iid].kind, "character": cid, "why": why}
+    )
     return iid
+
+
+def new_unused(d: Draft, selector: str) -> int | None:
+    """A new item of ``selector``, its name drawn (the director's dice) among those not yet in the
+    game (any untiered kind may repeat); None when every name is in the game. The caller puts it
+    somewhere and logs its creation."""
+    pool = d.unused_keys(d.rs.selector_kinds(selector))
+    return d.new_item(d.rng.choice(pool)) if pool else None

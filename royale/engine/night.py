@@ -18,7 +18,7 @@ from .draft import Draft, open_draft
 from .economy import hold_for_auction
 from .errors import GameOver
 from .hooks import after_death, notify, run_stage
-from .items import grant
+from .items import grant, new_unused
 from .state import (
     CAUSE_BLEEDING,
     CAUSE_DROWNED,
@@ -349,11 +349,10 @@ def airdrop(state: GameState, selectors: list[str], rng: random.Random) -> Resul
     names: list[str] = []
     landed: list[tuple[int, str]] = []
     for i, selector in enumerate(selectors):
-        pool = d.unused_keys(d.rs.selector_kinds(selector))
-        if not pool:
+        iid = new_unused(d, selector)
+        if iid is None:
             raise InvalidInput(selector=selector, index=i)
-        key = d.rng.choice(pool)
-        iid = d.new_item(key)
+        key = d.items[iid].kind
         place = d.rng.choice(targets)
         d.wp(place).items.append(iid)
         names.append(d.rs.kinds[key].name)

@@ -28,10 +28,10 @@ from games.engine.errors import InvalidInput
 
 from .common import director_draft
 from .draft import Draft
-from .errors import NpcsAbsent
+from .errors import NpcsAbsent, TierExhausted
 from .events import EventSpec, event_type, on
 from .hooks import register_hook
-from .items import grant
+from .items import grant, new_unused
 from .ruleset import (
     Ruleset,
     RulesetError,
@@ -200,10 +200,12 @@ def _new_day(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
     w = _put(d, aben.id, aben.name, hp, place, immortal=False)
     w.hands = []
     selector = d.rng.choice(aben.pool)
-    key = d.rng.choice(d.unused_keys(d.rs.selector_kinds(selector)))
-    iid = d.new_item(key)
+    iid = new_unused(d, selector)
+    if iid is None:  # never for the posts' pools (untiered kinds), possible for a tier
+        raise TierExhausted(selector=selector)
     w.pack = [iid]
-    d.directors("item_created", {"item": iid, "kind": key, "character": aben.id, "why": "npc"})
+    kind = d.items[iid].kind
+    d.directors("item_created", {"item": iid, "kind": kind, "character": aben.id, "why": "npc"})
     d.directors("npc_placed", {"npc": aben.id, "place": place, "hp": hp, "item": iid})
 
 
