@@ -61,6 +61,24 @@ class ErrorOut(Schema):
     detail: dict[str, Any] | None = None
 
 
+class ActionOut(Schema):
+    """What a kind's action endpoint answers: the action's events and the actor's new page."""
+
+    events: list[dict[str, Any]]
+    me: dict[str, Any]
+
+
+# Every kind's action endpoint (``POST /api/<kind>/games/{id}/actions``) answers these.
+ACTION_RESPONSES = {
+    200: ActionOut,
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    409: ErrorOut,
+}
+
+
 class LoginIn(Schema):
     password: str = Field(max_length=4096)
 

@@ -12,7 +12,13 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 
-from games.api import ErrorOut, PlayerSession, session_actor, session_player
+from games.api import (
+    ACTION_RESPONSES,
+    ErrorOut,
+    PlayerSession,
+    session_actor,
+    session_player,
+)
 from royale import selectors as royale_selectors
 from royale import services
 
@@ -50,11 +56,6 @@ class ActionIn(Schema):
     choices: list[str] | None = None
 
 
-class ActionOut(Schema):
-    events: list[dict[str, Any]]
-    me: dict[str, Any]
-
-
 class MeOut(Schema):
     me: dict[str, Any]
     map: list[dict[str, Any]]
@@ -72,14 +73,7 @@ def _submit_pooled(**kwargs: Any) -> dict[str, Any]:
 @router.post(
     "/games/{game_id}/actions",
     auth=PlayerSession(),
-    response={
-        200: ActionOut,
-        400: ErrorOut,
-        401: ErrorOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: ErrorOut,
-    },
+    response=ACTION_RESPONSES,
     summary="提交一个夜间/白天行动（立即结算）",
 )
 async def act(

@@ -9,13 +9,21 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 
-from games.api import ErrorOut, PlayerSession, session_actor, session_player
+from games.api import (
+    ACTION_RESPONSES,
+    ErrorOut,
+    PlayerSession,
+    session_actor,
+    session_player,
+)
 from werewolf import selectors, services
 
 router = Router(tags=["werewolf"])
 
 
-class ActionIn(Schema):
+# Named apart from royale's ``ActionIn``: the API docs key every schema by its class name, so a
+# second ``ActionIn`` would stand for both kinds' bodies.
+class WerewolfActionIn(Schema):
     """One action. ``kind``: use_skill (``skill``, the ruleset's key, and ``targets``, the
     targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``),
     vote (``target``: the day's ballot when the day has no forum vote thread)."""
@@ -27,11 +35,6 @@ class ActionIn(Schema):
     accept: bool | None = None
 
 
-class ActionOut(Schema):
-    events: list[dict[str, Any]]
-    me: dict[str, Any]
-
-
 class PageOut(Schema):
     me: dict[str, Any]
     log: list[dict[str, Any]]
@@ -41,20 +44,13 @@ class PageOut(Schema):
 @router.post(
     "/games/{game_id}/actions",
     auth=PlayerSession(),
-    response={
-        200: ActionOut,
-        400: ErrorOut,
-        401: ErrorOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: ErrorOut,
-    },
+    response=ACTION_RESPONSES,
     summary="发动/放弃技能，投降，投票（立即生效）",
 )
 async def act(
     request: HttpRequest,
     game_id: int,
-    body: ActionIn,
+    body: WerewolfActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
     character_id = session_actor(request, game_id)

@@ -97,3 +97,19 @@ def test_a_players_event_feed_never_shows_other_characters_secrets(
     assert "导演笔记" not in body
     assert "passwords_generated" not in body
     assert Event.objects.filter(game=game).count() == 3
+
+
+def test_each_kinds_action_body_is_documented_as_its_own(client: Client) -> None:
+    schema = client.get("/api/openapi.json").json()
+    schemas = schema["components"]["schemas"]
+
+    def body(path: str) -> set[str]:
+        ref = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        return set(schemas[ref["schema"]["$ref"].rsplit("/", 1)[1]]["properties"])
+
+    royale = body("/api/royale/games/{game_id}/actions")
+    werewolf = body("/api/werewolf/games/{game_id}/actions")
+    assert {"kind", "place", "handle", "ware"} <= royale
+    assert "skill" not in royale
+    assert {"kind", "skill", "targets"} <= werewolf
+    assert "place" not in werewolf
