@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, User
 from django.db import models, transaction
+from django.db.models import QuerySet
 
 from games import credentials
 from games import services as game_services
@@ -17,6 +18,7 @@ from games.models import (
     Character,
     Event,
     Game,
+    GameStatus,
     TimetableOverride,
     TransitionRecord,
 )
@@ -97,6 +99,18 @@ def demo_logins(game: Game, director: User, password: str | None) -> Demo:
     links = game_services.character_links_issue(game=game, director=director, characters=humans)
     game.refresh_from_db()
     return Demo(game, director.get_username(), password, passwords, links)
+
+
+def bot_games(kind: str, state_model: type[models.Model]) -> QuerySet[Game]:
+    """The games of ``kind`` whose bots may play now: live, not paused, with bots, and with the
+    kind's state (a row of ``state_model``, keyed by the game)."""
+    return Game.objects.filter(
+        kind=kind,
+        status__in=[GameStatus.TEST, GameStatus.RUNNING],
+        paused=False,
+        characters__bot=True,
+        pk__in=state_model._default_manager.values("pk"),
+    ).distinct()
 
 
 def director_line(loaded: Demo) -> str:

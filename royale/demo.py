@@ -12,9 +12,16 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games import services as game_services
-from games.demo import Demo, demo_characters, demo_director, demo_logins, demo_wipe
+from games.demo import (
+    Demo,
+    bot_games,
+    demo_characters,
+    demo_director,
+    demo_logins,
+    demo_wipe,
+)
 from games.engine.errors import RuleError
-from games.models import Game, GameStatus, TimetableOverride
+from games.models import CharacterStatus, Game, GameStatus, TimetableOverride
 from royale import services
 from royale.engine.ruleset import get_ruleset
 from royale.engine.simulate import choose
@@ -74,36 +81,33 @@ def bots_act(*, now: datetime, per_bot: int = 1, brain: random.Random | None = N
     the service then refuses them like any player's, which is what a bot should see.
     """
     brain = brain or random.Random()
+    return sum(
+        _game_bots_act(game, now, per_bot, brain) for game in bot_games("royale", RoyaleGame)
+    )
+
+
+def _game_bots_act(game: Game, now: datetime, per_bot: int, brain: random.Random) -> int:
+    if royale_state(game=game).phase != NIGHT:
+        return 0
+    bots = list(game.characters.filter(bot=True, status=CharacterStatus.ALIVE))
+    rs = get_ruleset(game.ruleset)
     applied = 0
-    games = Game.objects.filter(
-        kind="royale",
-        status__in=[GameStatus.TEST, GameStatus.RUNNING],
-        paused=False,
-        characters__bot=True,
-    ).distinct()
-    for game in games:
-        if not RoyaleGame.objects.filter(pk=game.pk).exists():
-            continue
-        if royale_state(game=game).phase != NIGHT:
-            continue
-        bots = list(game.characters.filter(bot=True, status="alive"))
-        rs = get_ruleset(game.ruleset)
-        for _ in range(per_bot):
-            game.refresh_from_db(fields=["seq"])
-            state = royale_state(game=game)
-            for bot in brain.sample(bots, len(bots)):
-                me = state.characters.get(bot.pk)
-                if me is None or not me.alive:
-                    continue
-                action = choose(rs, state, me, brain, now.timestamp())
-                if action is None:
-                    continue
-                data = {k: v for k, v in action.to_json().items() if k != "actor"}
-                try:
-                    services.action_submit(
-                        game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
-                    )
-                except RuleError:
-                    continue
-                applied += 1
+    for _ in range(per_bot):
+        game.refresh_from_db(fields=["seq"])
+        state = royale_state(game=game)
+        for bot in brain.sample(bots, len(bots)):
+            me = state.characters.get(bot.pk)
+            if me is None or not me.alive:
+                continue
+            action = choose(rs, state, me, brain, now.timestamp())
+            if action is None:
+                continue
+            data = {k: v for k, v in action.to_json().items() if k != "actor"}
+            try:
+                services.action_submit(
+                    game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
+                )
+            except RuleError:
+                continue
+            applied += 1
     return applied

@@ -14,7 +14,14 @@ from typing import Any
 from django.utils import timezone
 
 from games import services as game_services
-from games.demo import Demo, demo_characters, demo_director, demo_logins, demo_wipe
+from games.demo import (
+    Demo,
+    bot_games,
+    demo_characters,
+    demo_director,
+    demo_logins,
+    demo_wipe,
+)
 from games.engine.errors import RuleError
 from games.models import Game, GameStatus
 from werewolf import services
@@ -65,41 +72,36 @@ def bots_act(*, now: datetime, brain: random.Random | None = None) -> int:
     Decisions read the state without a lock and may be stale by the time they are applied; the
     service then refuses them like any player's, which is what a bot should see."""
     brain = brain or random.Random()
+    return sum(_game_bots_act(game, now, brain) for game in bot_games("werewolf", WerewolfGame))
+
+
+def _game_bots_act(game: Game, now: datetime, brain: random.Random) -> int:
+    state = werewolf_state(game=game)
+    if state.phase != NIGHT:
+        return 0
+    rs = get_ruleset(state.ruleset)
     applied = 0
-    games = Game.objects.filter(
-        kind="werewolf",
-        status__in=[GameStatus.TEST, GameStatus.RUNNING],
-        paused=False,
-        characters__bot=True,
-    ).distinct()
-    for game in games:
-        if not WerewolfGame.objects.filter(pk=game.pk).exists():
+    for bot in game.characters.filter(bot=True).order_by("id"):
+        if bot.pk not in state.players:
             continue
-        state = werewolf_state(game=game)
-        if state.phase != NIGHT:
-            continue
-        rs = get_ruleset(state.ruleset)
-        for bot in game.characters.filter(bot=True).order_by("id"):
-            if bot.pk not in state.players:
+        view = player_view(state=state, character_id=bot.pk)
+        done = state.night["subs"]
+        for usable in view["usable"]:
+            skill = usable["skill"]
+            if str(bot.pk) in done.get(skill, {}):
                 continue
-            view = player_view(state=state, character_id=bot.pk)
-            done = state.night["subs"]
-            for usable in view["usable"]:
-                skill = usable["skill"]
-                if str(bot.pk) in done.get(skill, {}):
-                    continue
-                target = _target(view, rs.skills[skill].target, skill, done, brain)
-                data = {"kind": "use_skill", "skill": skill, "targets": [target]}
-                if target is None:
-                    data = {"kind": "forgo", "skill": skill}
-                try:
-                    services.werewolf_action_submit(
-                        game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
-                    )
-                except RuleError:
-                    continue
-                applied += 1
-                state = werewolf_state(game=game)
+            target = _target(view, rs.skills[skill].target, skill, done, brain)
+            data = {"kind": "use_skill", "skill": skill, "targets": [target]}
+            if target is None:
+                data = {"kind": "forgo", "skill": skill}
+            try:
+                services.werewolf_action_submit(
+                    game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
+                )
+            except RuleError:
+                continue
+            applied += 1
+            state = werewolf_state(game=game)
     return applied
 
 
