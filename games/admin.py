@@ -64,7 +64,10 @@ class ReadOnly:
 
 class GameStateAdmin(ReadOnly, admin.ModelAdmin):
     """A game kind's state (one row per game, keyed by ``game``): listed for the directors of the
-    game, never added, edited or deleted here (only its control room's services change it)."""
+    game, never added, edited or deleted here (only its control room's services change it); its
+    change page leads to the kind's control room (``GameKind.control_room``)."""
+
+    kind: str  # the game kind's key (``games.registry``)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         qs = super().get_queryset(request)
@@ -85,6 +88,24 @@ class GameStateAdmin(ReadOnly, admin.ModelAdmin):
         if obj is None:
             return self._directs_any(request)
         return selectors.game_is_directed_by(game=obj.game, user=request_director(request))
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # The change page of a state has nothing to change: the control room is the page. A game
+        # the user does not direct, or one without this state, is a 404 like a missing game.
+        if object_id.isdigit():
+            game = directed_game(request, int(object_id), kind=self.kind)
+            if not self.model._default_manager.filter(pk=game.pk).exists():
+                raise Http404
+            room = kind_get(self.kind).control_room
+            assert room is not None  # noqa: S101  (a kind with a state admin has a room)
+            return HttpResponseRedirect(reverse(room, args=[game.pk]))
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 # --- a director's room: its interventions ------------------------------------------------------

@@ -378,6 +378,7 @@ def _kind_keys(rs: Ruleset) -> list[tuple[str, str]]:
 
 @admin.register(RoyaleGame)
 class RoyaleGameAdmin(GameStateAdmin):
+    kind = "royale"
     list_display = ("game", "day", "phase", "paused", "auto_publish", "control_room")
     list_select_related = ("game",)
     fields = ("game", "auto_publish")
@@ -399,19 +400,6 @@ class RoyaleGameAdmin(GameStateAdmin):
     def control_room(self, obj: RoyaleGame) -> str:
         url = reverse("admin:royale_control", args=[obj.pk])
         return format_html('<a href="{}">{}</a>', url, _("进入控制室"))
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        # The change page of a state has nothing to change: the control room is the page.
-        if object_id.isdigit():
-            _game_for(request, int(object_id))
-            return HttpResponseRedirect(reverse("admin:royale_control", args=[int(object_id)]))
-        return super().change_view(request, object_id, form_url, extra_context)
 
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
@@ -441,9 +429,11 @@ class RoyaleGameAdmin(GameStateAdmin):
     def control_view(
         self, request: HttpRequest, game_id: int, bound: dict[str, forms.Form] | None = None
     ) -> HttpResponse:
-        if not RoyaleGame.objects.filter(pk=game_id).exists():
+        # another director's game is a 404 before anything else, as for no game at all
+        game = directed_game(request, game_id)
+        royale = RoyaleGame.objects.filter(pk=game_id).first()
+        if royale is None:  # not dealt yet: 发牌 first
             return HttpResponseRedirect(reverse("admin:royale_setup", args=[game_id]))
-        game, royale = _game_for(request, game_id)
         context = state_context(game, royale, timezone.now())
         context.update(admin_sandbox.testmatch_context(game, royale))
         context.update(admin_market.market_context(context["state"]))

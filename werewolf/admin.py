@@ -19,7 +19,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -484,7 +484,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
     if state is None:
         return {"game": game, "state": None}
     rs = get_ruleset(state.ruleset)
-    names = {p.id: p.name for p in state.players.values()}
+    names = _names(state)
     players = [
         {
             "id": p.id,
@@ -531,14 +531,10 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         "steps": steps,
         "leader": names.get(state.night.get("leader", 0), ""),
         "draft": draft,
-        "draft_hits": [
-            {"name": names.get(int(h[0]), h[0]), "cause": h[1]} for h in (draft or {})["hits"]
-        ]
+        "draft_hits": [{"name": names.get(int(h[0]), h[0]), "cause": h[1]} for h in draft["hits"]]
         if draft
         else [],
-        "draft_outs": [
-            {"name": names.get(int(o[0]), o[0]), "cause": o[1]} for o in (draft or {})["outs"]
-        ]
+        "draft_outs": [{"name": names.get(int(o[0]), o[0]), "cause": o[1]} for o in draft["outs"]]
         if draft
         else [],
         "draft_feedback": draft_feedback(state) if draft else [],
@@ -561,23 +557,13 @@ def _ops(state: GameState | None) -> list[str]:
 
 @admin.register(WerewolfGame)
 class WerewolfGameAdmin(GameStateAdmin):
+    kind = "werewolf"
     list_display = ("game", "night_room")
     list_select_related = ("game",)
 
     @admin.display(description=_("夜晚控制室"))
     def night_room(self, obj: WerewolfGame) -> str:
         return format_html('<a href="{}">{}</a>', night_url(obj.game), _("进入"))
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        if object_id.isdigit():
-            return HttpResponseRedirect(night_url(directed_game(request, int(object_id))))
-        return super().change_view(request, object_id, form_url, extra_context)
 
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view

@@ -190,3 +190,20 @@ def test_another_directors_game_is_not_found(django_user_model: Any) -> None:
     assert response.status_code in (302, 403, 404)
     assert act(client, game, "publish", reason="x").status_code in (302, 403, 404)
     assert werewolf_state(game=game).phase == SETUP
+
+
+def test_the_change_page_leads_to_the_night_room_of_ones_own_game_only(
+    director: Any, director_client: Client, django_user_model: Any
+) -> None:
+    game = directed(dealt_game(), director)
+    listing = director_client.get("/admin/werewolf/werewolfgame/").content.decode()
+    assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in listing
+    change = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/change/")
+    assert change.status_code == 302
+    assert change["Location"] == f"/admin/werewolf/werewolfgame/{game.pk}/night/"
+    other = django_user_model.objects.create_user(username="x", password="x-pass-123456")
+    other.is_staff = True
+    other.save()
+    client = Client()
+    client.force_login(other)
+    assert client.get(f"/admin/werewolf/werewolfgame/{game.pk}/change/").status_code == 404
