@@ -134,15 +134,21 @@ def card_event(
 # --- activity at the day's close --------------------------------------------------------------
 
 
-def _post_counts(thread: ForumThread, before: datetime) -> dict[int, int]:
+def _post_counts(closes: Mapping[int, datetime]) -> dict[int, dict[int, int]]:
+    """Posts by character in each thread (``closes``: thread id → the day's close), counted
+    before the close, in one query for every day."""
+    counts: dict[int, dict[int, int]] = {pk: {} for pk in closes}
+    before_close = Q()
+    for pk, close in closes.items():
+        before_close |= Q(thread_id=pk, posted_at__lt=close)
     rows = (
-        ForumPost.objects.filter(
-            thread=thread, character__isnull=False, by_director=False, posted_at__lt=before
-        )
-        .values("character")
+        ForumPost.objects.filter(before_close, character__isnull=False, by_director=False)
+        .values("thread", "character")
         .annotate(n=Count("id"))
     )
-    return {int(r["character"]): int(r["n"]) for r in rows}
+    for r in rows:
+        counts[int(r["thread"])][int(r["character"])] = int(r["n"])
+    return counts
 
 
 def voted_of(game: Game, day: int) -> frozenset[int] | None:
@@ -171,10 +177,13 @@ def _required(characters: Sequence[Character], day: int, today: int) -> frozense
 
 
 def activity_history(game: Game, upto: int) -> list[act.DayActivity]:
-    """Every discussion day up to ``upto`` that has a discussion thread, in order."""
-    threads = ForumThread.objects.filter(
-        game=game, kind=ThreadKind.DISCUSSION, day__lte=upto
-    ).order_by("day")
+    """Every discussion day up to ``upto`` that has a discussion thread, in order. Earlier days
+    are read only for runs of quiet days, so only ``upto`` asks the ballots who voted."""
+    threads = list(
+        ForumThread.objects.filter(game=game, kind=ThreadKind.DISCUSSION, day__lte=upto).order_by(
+            "day"
+        )
+    )
     characters = list(game.characters.all())
     rules = rules_of(game)
     checks_votes = rules is not None and rules.activity.vote_reason is not None
@@ -183,19 +192,20 @@ def activity_history(game: Game, upto: int) -> list[act.DayActivity]:
             "day", flat=True
         )
     )
-    history = []
-    for thread in threads:
-        close = close_of(game, thread.day)
-        history.append(
-            act.DayActivity(
-                day=thread.day,
-                sped_up=thread.day in sped,
-                required=_required(characters, thread.day, upto),
-                posts=_post_counts(thread, close),
-                voted=voted_of(game, thread.day) if checks_votes else None,
-            )
+    if not threads:
+        return []
+    timetable = game.timetable()  # one read of the director's moved closes for every day
+    posts = _post_counts({t.pk: timetable.due_at(t.day, "day_close") for t in threads})
+    return [
+        act.DayActivity(
+            day=thread.day,
+            sped_up=thread.day in sped,
+            required=_required(characters, thread.day, upto),
+            posts=posts[thread.pk],
+            voted=voted_of(game, thread.day) if checks_votes and thread.day == upto else None,
         )
-    return history
+        for thread in threads
+    ]
 
 
 @on_transition("day_close")

@@ -339,13 +339,11 @@ def _reconcile(
         row.floor = post.floor
         changed = True
     # Accounts registered or corrected since the post was stored take effect here.
-    author = _author(authors, post)
-    if (recheck or was_printed != printed) and (row.character_id, row.by_director) != (
-        author.character,
-        author.by_director,
-    ):
-        row.character_id, row.by_director = author.character, author.by_director
-        changed = True
+    if recheck or was_printed != printed:
+        author = _author(authors, post)
+        if (row.character_id, row.by_director) != (author.character, author.by_director):
+            row.character_id, row.by_director = author.character, author.by_director
+            changed = True
     return changed, edit
 
 

@@ -183,6 +183,32 @@ def test_096_three_quiet_days_in_a_row() -> None:
     assert Card.objects.get(game=game).facts["streak"] == [9, 9, 9]
 
 
+def test_history_counts_each_days_posts_before_its_close_and_tallies_only_today(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = werewolf_game()
+    for day in (1, 2, 3):
+        talk, vote = thread(game, day, "discussion"), thread(game, day, "vote")
+        posts(talk, "陈", day, bj(day, 10))
+        posts(talk, "陈", 2, bj(day, 21, 0, 30))  # after that day's close: not counted
+        post(vote, "陈", bj(day, 12), "投票对象：阿米娅\n投票理由：太安静")
+    tallied: list[int] = []
+    real = cs.ballots.ballot_tally
+
+    def counting(*, game: Game, day: int) -> Any:
+        tallied.append(day)
+        return real(game=game, day=day)
+
+    monkeypatch.setattr(cs.ballots, "ballot_tally", counting)
+    history = cs.activity_history(game, 3)
+    chen = ids(game)["陈"]
+    assert [(a.day, a.count(chen)) for a in history] == [(1, 1), (2, 2), (3, 3)]
+    assert tallied == [3]  # earlier days are read only for runs of quiet days
+    assert [a.voted is None for a in history] == [True, True, False]
+    assert history[-1].voted is not None
+    assert chen in history[-1].voted
+
+
 def test_the_dead_are_not_asked_to_post() -> None:
     game = werewolf_game()
     thread(game, 1, "discussion")
