@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from games import ballots
 from games.card_services import close_of, reason_text, rules_of
 from games.engine import activity as act
 from games.engine import dice
 from games.engine import floors as fl
 from games.engine.cards import COLOR_NAMES, PenaltyRules
+from games.errors import NoStartDate
 from games.models import (
     Card,
     CardSource,
@@ -31,11 +33,12 @@ from games.models import (
 
 
 def day_close_at(*, game: Game, day: int) -> datetime | None:
-    """The day's 关门 as the timetable has it now (a director's move included); None for a
-    game run by hand (no start date)."""
-    if game.start_date is None or day < 1:
+    """The day's 关门 as the ballots read it (a director's move or forced close included);
+    None for a game run by hand (no start date)."""
+    try:
+        return ballots.day_close_at(game=game, day=day)
+    except NoStartDate:
         return None
-    return close_of(game, day)
 
 
 def day_pace(*, game: Game, day: int) -> DayPace | None:

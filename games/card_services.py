@@ -234,8 +234,31 @@ def cards_propose(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
     history = activity_history(game, day)
     if not history or history[-1].day != day:
         return []
+    return _proposals_store(game, rules, day, act.proposals(rules, history), now)
+
+
+def card_propose_missed_duty(
+    *, game: Game, character_id: int, day: int, skill: str, now: datetime
+) -> list[GameEvent]:
+    """必须行使特权的角色未在规定时间内行使: a proposed card for a forced skill its character
+    let pass (the game locked by the caller; the kind's engine knows what was forced). Once
+    per character and day, like every proposal; nothing for a ruleset without the rule."""
+    rules = rules_of(game)
+    if rules is None or rules.activity.missed_duty_reason is None:
+        return []
+    code = rules.activity.missed_duty_reason
+    color = rules.violation(code).color or "yellow"
+    proposal = act.Proposal(character_id, day, code, color, {"skill": skill})
+    return _proposals_store(game, rules, day, [proposal], now)
+
+
+def _proposals_store(
+    game: Game, rules: PenaltyRules, day: int, proposals: Iterable[act.Proposal], now: datetime
+) -> list[GameEvent]:
+    """Store the proposals not made before (one per character, day and reason) and tell the
+    directors of the new ones."""
     made = []
-    for p in act.proposals(rules, history):
+    for p in proposals:
         card, created = Card.objects.get_or_create(
             game=game,
             character_id=p.character,
@@ -254,35 +277,6 @@ def cards_propose(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
     if not made:
         return []
     payload = [{**card_facts(c, rules), "facts": c.facts} for c in made]
-    return [GameEvent("cards_proposed", DIRECTORS, {"day": day, "cards": payload})]
-
-
-def card_propose_missed_duty(
-    *, game: Game, character_id: int, day: int, skill: str, now: datetime
-) -> list[GameEvent]:
-    """必须行使特权的角色未在规定时间内行使: a proposed card for a forced skill its character
-    let pass (the game locked by the caller; the kind's engine knows what was forced). Once
-    per character and day, like every proposal; nothing for a ruleset without the rule."""
-    rules = rules_of(game)
-    if rules is None or rules.activity.missed_duty_reason is None:
-        return []
-    code = rules.activity.missed_duty_reason
-    card, created = Card.objects.get_or_create(
-        game=game,
-        character_id=character_id,
-        day=day,
-        reason=code,
-        source=CardSource.PROPOSED,
-        defaults={
-            "color": rules.violation(code).color or "yellow",
-            "status": CardStatus.PROPOSED,
-            "facts": {"skill": skill},
-            "proposed_at": now,
-        },
-    )
-    if not created:
-        return []
-    payload = [{**card_facts(card, rules), "facts": card.facts}]
     return [GameEvent("cards_proposed", DIRECTORS, {"day": day, "cards": payload})]
 
 
