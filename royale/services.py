@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from random import Random
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -173,16 +174,17 @@ def royale_red_card(
     game locked): the engine's ``red_card`` step (out at once, its items dropped where it stood,
     the public told), logged like the director's interventions so replaying the log sends the
     character off again."""
-    if not RoyaleGame.objects.filter(pk=game.pk).exists():
-        return "游戏尚未发牌，没有可执行的状态。", []
     payload = {"character": character.pk}
-    _, events = _run(
-        game=game,
-        op="red_card",
-        step=lambda state, rng: store.INTERVENTIONS["red_card"](state, payload, rng),
-        payload=payload,
-        rng_seq=game.seq + 1,
-    )
+    try:
+        _, events = _run(
+            game=game,
+            op="red_card",
+            step=lambda state, rng: store.INTERVENTIONS["red_card"](state, payload, rng),
+            payload=payload,
+            rng_seq=game.seq + 1,
+        )
+    except NotSetUp:  # raised by the state's load, before anything is written
+        return "游戏尚未发牌，没有可执行的状态。", []
     return "红牌罚下：立即出局，道具掉落在所在场所。", events
 
 
@@ -263,17 +265,18 @@ def _action_apply(
             raise GameNotLive()
         if locked.paused:
             raise GamePaused()
-        request = {**_resolve_names(locked, data), "actor": character_id}
-        action = engine.action_from_json(request)
         moment = now.timestamp()  # the engine compares seconds (search cooldown)
+        logged: dict[str, Any] = {}  # the step's payload, filled in by ``step``
+
+        def step(state: GameState, rng: Random) -> tuple[GameState, list[GameEvent]]:
+            # names resolve against the state ``_run`` loaded: no query, no second load
+            request = {**_resolve_names(state, data), "actor": character_id}
+            action = engine.action_from_json(request)
+            logged.update(action=action.to_json(), now=moment)
+            return engine.apply_action(_playable(state, character_id), action, rng, moment)
+
         after, events = _run(
-            game=locked,
-            op="action",
-            step=lambda state, rng: engine.apply_action(
-                _playable(state, character_id), action, rng, moment
-            ),
-            payload={"action": action.to_json(), "now": moment},
-            rng_seq=locked.seq + 1,
+            game=locked, op="action", step=step, payload=logged, rng_seq=locked.seq + 1
         )
         rows = events_append(game=locked, events=events, now=now)
         response = {
@@ -317,8 +320,9 @@ _NAMED_TARGET = frozenset(
 )
 
 
-def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Players name other characters by their public names; the engine uses ids."""
+def _resolve_names(state: GameState, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Players name other characters by their public names; the engine uses ids. A player's
+    name comes before an NPC's (阿呆, 阿笨: no row, only in the state, and only while alive)."""
     resolved = dict(data)
     names: dict[str, int] | None = None
 
@@ -327,13 +331,10 @@ def _resolve_names(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(value, str):
             return value
         if names is None:
-            names = dict(game.characters.values_list("name", "pk"))
-        if value in names:
-            return names[value]
-        # NPCs (阿呆, 阿笨) have no row: the state knows their names.
-        npcs = store.state_load(game).state.characters.values()
-        # -1: the engine refuses an unknown character
-        return next((c.id for c in npcs if c.npc and c.alive and c.name == value), -1)
+            chars = state.characters.values()
+            names = {c.name: c.id for c in chars if c.npc and c.alive}
+            names.update((c.name, c.id) for c in chars if not c.npc)
+        return names.get(value, -1)  # -1: the engine refuses an unknown character
 
     if "target" in resolved and resolved.get("kind") in _NAMED_TARGET:
         resolved["target"] = lookup(resolved["target"])
