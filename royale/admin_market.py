@@ -19,9 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from games.models import Game
 from royale import services
 from royale.admin_common import CardForm, card_forms, card_urls
+from royale.engine import economy
 from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
-from royale.market import market_control
 
 
 class _MarketForm(CardForm):
@@ -121,7 +121,7 @@ def market_context(state: GameState) -> dict[str, Any]:
     """What the control room's market card shows, with its forms (an exchange request is
     answered by the buttons of its row)."""
     return {
-        "market": market_control(state),
+        "market": economy.market_director_view(state),
         "market_forms": card_forms(
             state, FORMS, TITLES, "m", ops=("list_lot", "exchange", "use_for")
         ),

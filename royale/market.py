@@ -1,8 +1,9 @@
-"""Reads of the economy (商店、拍卖行、摆摊、交易) for the portal's day page and the control room.
+"""Reads of the economy (商店、拍卖行、摆摊、交易) for the portal's day page.
 
 A player gets only :func:`royale.engine.economy.market_view`: its own money, bids, stall and
-trades, the public lot list, and the stalls in their buying hours without their sellers. The
-control room gets everything (every bid, the sellers, the pending requests).
+trades, the public lot list, and the stalls in their buying hours without their sellers. (The
+control room reads :func:`royale.engine.economy.market_director_view`: every bid, the sellers,
+the pending requests.)
 """
 
 from __future__ import annotations
@@ -12,17 +13,14 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.models import Character, Game
 from royale.engine import economy
 from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
-from royale.selectors import royale_state
 
 
-def market_page(*, game: Game, character: Character, now: datetime) -> dict[str, Any]:
+def market_page(*, state: GameState, character_id: int, now: datetime) -> dict[str, Any]:
     """The market panel of one character's day page."""
-    state = royale_state(game=game)
-    view = economy.market_view(state, character.pk, now.timestamp())
+    view = economy.market_view(state, character_id, now.timestamp())
     view["ask_options"] = economy.ask_options(get_ruleset(state.ruleset))
     stalls = view["stalls"]
     if stalls is not None:
@@ -38,8 +36,3 @@ def market_page(*, game: Game, character: Character, now: datetime) -> dict[str,
             for k, ask in enumerate(s["asks"])
         ]
     return view
-
-
-def market_control(state: GameState) -> dict[str, Any]:
-    """The control room's market card: every lot with its bids, requests, stalls, trades."""
-    return economy.market_director_view(state)

@@ -146,12 +146,16 @@ def royale_state(*, game: Game) -> GameState:
 
 
 def player_page(*, game: Game, character: CharacterRow, now: datetime) -> dict[str, Any]:
-    state = royale_state(game=game)
+    return player_view(state=royale_state(game=game), character_id=character.pk, now=now)
+
+
+def player_view(*, state: GameState, character_id: int, now: datetime) -> dict[str, Any]:
+    """What one character's page shows of the state: itself, the map, the rules, its vote."""
     return {
-        "me": character_view(state=state, character_id=character.pk, now=now.timestamp()),
+        "me": character_view(state=state, character_id=character_id, now=now.timestamp()),
         "map": map_view(state=state),
         "rules": rules_view(state=state),
-        "vote": vote_view(state=state, character_id=character.pk),
+        "vote": vote_view(state=state, character_id=character_id),
     }
 
 

@@ -248,7 +248,9 @@ def _context(
     request: HttpRequest, game: Game, character: Character, now: datetime
 ) -> dict[str, Any] | None:
     try:
-        page = selectors.player_page(game=game, character=character, now=now)
+        # one state for the whole page: the panels below read the same one
+        state = selectors.royale_state(game=game)
+        page = selectors.player_view(state=state, character_id=character.pk, now=now)
     except (NotSetUp, KeyError):
         return None
     me, places, rules = page["me"], page["map"], page["rules"]
@@ -278,7 +280,7 @@ def _context(
         for c in game.characters.order_by("id").only("id", "name")
         if c.pk != character.pk and c.pk not in dead_ids
     ]
-    events = day_events.player_events(selectors.royale_state(game=game), character.pk)
+    events = day_events.player_events(state, character.pk)
     open_places = [p for p in places if not p["gone"] and p["open"]]
     kinds: list[dict[str, str]] = []
     if any(i["gps"] for i in items):
@@ -312,7 +314,7 @@ def _context(
         "others": [*others, *events["npcs"]],  # whispers reach 阿呆 and 阿笨 too
         "day_events": events,
         "vote": _vote_box(page["vote"], day_reason, {c.name for c in deaths}),
-        "market": market.market_page(game=game, character=character, now=now)
+        "market": market.market_page(state=state, character_id=character.pk, now=now)
         if view == "day"
         else None,
         "gps_kinds": kinds,
