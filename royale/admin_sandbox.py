@@ -5,6 +5,7 @@ Registered on the royale admin (see ``RoyaleGameAdmin.get_urls``); every write i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -62,15 +63,28 @@ def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> Htt
     return TemplateResponse(request, "admin/royale/setup.html", context)
 
 
+def _with_reason(
+    request: HttpRequest, game_id: int, run: Callable[[Game, str], str | HttpResponse]
+) -> HttpResponse:
+    """A test-match button: the reason is required, ``run(game, reason)`` does it, and the
+    director is sent back to the control room (unless ``run`` answers with a page)."""
+    game = directed_game(request, game_id)
+    form = InterventionForm(request.POST)
+    return run_form(
+        request,
+        form,
+        lambda: run(game, form.cleaned_data["reason"]),
+        back=control_url(game),
+        invalid=NO_REASON,
+    )
+
+
 def testmatch_create_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
-    game = directed_game(request, game_id)
-    form = InterventionForm(request.POST)
-
-    def create() -> HttpResponse:
+    def create(game: Game, reason: str) -> HttpResponse:
         copy, passwords = sandbox.testmatch_create(
-            game=game, director=request_director(request), reason=form.cleaned_data["reason"]
+            game=game, director=request_director(request), reason=reason
         )
         context = {
             **site.each_context(request),
@@ -83,24 +97,21 @@ def testmatch_create_view(
         }
         return TemplateResponse(request, "admin/royale/test_created.html", context)
 
-    return run_form(request, form, create, back=control_url(game), invalid=NO_REASON)
+    return _with_reason(request, game_id, create)
 
 
 def testmatch_conclude_view(
     site: admin.AdminSite, request: HttpRequest, game_id: int
 ) -> HttpResponse:
-    game = directed_game(request, game_id)
-    form = InterventionForm(request.POST)
-
-    def conclude() -> str:
+    def conclude(game: Game, reason: str) -> str:
         winners = sandbox.testmatch_conclude(
-            test_game=game, director=request_director(request), reason=form.cleaned_data["reason"]
+            test_game=game, director=request_director(request), reason=reason
         )
         return _("测试赛已结束并归档；奖励已发放给：%(names)s") % {
             "names": "、".join(winners) or str(_("（无人获奖）"))
         }
 
-    return run_form(request, form, conclude, back=control_url(game), invalid=NO_REASON)
+    return _with_reason(request, game_id, conclude)
 
 
 def urls(site: admin.AdminSite) -> list[URLPattern]:

@@ -37,6 +37,12 @@ def purse(game: Game, name: str) -> int:
     return sum(rs.kinds[state.items[i].kind].value for i in me.held)
 
 
+def lot_at_auction_hours(game: Game, clock: Any) -> int:
+    """The listed 罗针盘's lot, with the clock moved into 【拍卖】's bidding hours (18:00–20:00)."""
+    clock.move_to(bj(2, 18, 30))
+    return int(state_of(game).flags["market"]["lots"][0]["id"])
+
+
 @pytest.fixture
 def castle_day(director: Any, at_night_one: Any) -> tuple[Game, dict[str, Player], Any, Any]:
     """[252] day 2: 甲 乙 丙 spent night 1 in 无限城; the director handed out 4円, 2円+1円, 2円
@@ -108,8 +114,7 @@ def test_buy_bid_close_and_refund_through_http(castle_day: Any) -> None:
 @pytest.mark.django_db
 def test_another_player_never_sees_a_bid(castle_day: Any) -> None:
     game, cast, clock, _ = castle_day
-    lot = state_of(game).flags["market"]["lots"][0]["id"]
-    clock.move_to(bj(2, 18, 30))
+    lot = lot_at_auction_hours(game, clock)
     assert cast["乙"].act("bid", lot=lot, amount=2).status_code == 200
     assert cast["甲"].act("bid", lot=lot, amount=3).status_code == 200
     clock.move_to(bj(2, 21, 0))
@@ -157,8 +162,7 @@ def test_the_day_page_shows_the_market_with_ones_own_bid_only(castle_day: Any) -
 @pytest.mark.django_db
 def test_the_control_room_shows_every_bid_and_answers_an_exchange(castle_day: Any) -> None:
     game, cast, clock, director = castle_day
-    lot = state_of(game).flags["market"]["lots"][0]["id"]
-    clock.move_to(bj(2, 18, 30))
+    lot = lot_at_auction_hours(game, clock)
     assert cast["乙"].act("bid", lot=lot, amount=2).status_code == 200
     services.royale_give(
         game=game, director=director, character=cast["丙"].id, kind="tool:2円", reason="发薪"

@@ -12,6 +12,7 @@ from django.test import Client
 from games.errors import GameNotLive
 from games.models import Character, Event, Game, GameStatus
 from royale import services
+from royale.engine import get_ruleset, testmatch
 from royale.models import RoyaleGame
 from tests.conftest import api_login, make_game
 from tests.royale.conftest import admin_client, royale_game, state_edit, state_of
@@ -68,8 +69,11 @@ def test_the_test_match_copies_the_cast_and_carries_the_megaphone_into_the_real_
     assert RoyaleGame.objects.get(pk=copy.pk).test_of_id == real.pk
     sandbox = state_of(copy)
     assert sandbox.flags["test_match"] is True
+    # 更多道具: the ruleset's factor times the real game's herbs
+    factor = testmatch.rules(get_ruleset(real.ruleset)).item_factor
+    dealt = [k for k in (i.kind for i in before.items.values()) if k == "supply:[HP10]草药"]
     herbs = [i for i in sandbox.items.values() if i.kind == "supply:[HP10]草药"]
-    assert len(herbs) == 20  # twice the real game's 10
+    assert len(herbs) == factor * len(dealt) > len(dealt) > 0
     # The passwords are shown once, and they open the copy, not the real game.
     password = re.search(r"<td>甲</td><td><code>([^<]+)</code>", html)
     assert password is not None
