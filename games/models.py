@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import timetable as tt
@@ -53,6 +54,17 @@ class Game(models.Model):
     night_open_time = models.TimeField(_("夜间行动开始"), default=tt.DEFAULT_TIMES["night_open"])
     night_end_time = models.TimeField(_("夜间行动截止"), default=tt.DEFAULT_TIMES["night_end"])
     night_close_time = models.TimeField(_("夜晚结算"), default=tt.DEFAULT_TIMES["night_close"])
+    # How many calendar days one game day spans ([061]: 一般讨论日持续两天), and whether a span
+    # that touches a Saturday or Sunday gets one more (每逢周末时讨论日延长一天).
+    day_span = models.PositiveSmallIntegerField(
+        _("讨论日天数"), default=1, help_text=_("一个游戏日跨几个自然日（[061] 为 2）")
+    )
+    weekend_extra = models.BooleanField(
+        _("逢周末延长一天"), default=False, help_text=_("讨论日跨周六或周日时多一天")
+    )
+    # The ruleset's labelled deadlines of a night, relative to nothing but the clock
+    # ([096]: 21:00 前【藏匿】…); shown in the calendar, the engine keeps its own copy.
+    night_stages = models.JSONField(_("夜间时限"), default=list, blank=True)
     day = models.PositiveIntegerField(_("第几天"), default=0)
     phase = models.CharField(_("阶段"), max_length=16, choices=PHASE_CHOICES, default="before")
     # A paused game accepts no action and runs no scheduled transition until resumed.
@@ -67,7 +79,7 @@ class Game(models.Model):
     # row is locked, which is what keeps the log free of gaps and duplicates.
     seq = models.PositiveBigIntegerField(default=0, editable=False)
     stream_seqs = models.JSONField(default=dict, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("创建时间"), default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = _("游戏")
@@ -96,7 +108,13 @@ class Game(models.Model):
             "night_close": self.night_close_time,
         }
         overrides = {(o.day, o.kind): o.at for o in self.timetable_overrides.all()}
-        return tt.Timetable(start_date=self.start_date, times=times, overrides=overrides)
+        return tt.Timetable(
+            start_date=self.start_date,
+            times=times,
+            overrides=overrides,
+            day_span=self.day_span,
+            weekend_extra=self.weekend_extra,
+        )
 
 
 class TimetableOverride(models.Model):
@@ -138,6 +156,11 @@ class Character(models.Model):
     idle = models.BooleanField(_("挂机"), default=False)
     # Played by the site itself (the demo, load tests), never by a person.
     bot = models.BooleanField(_("机器人"), default=False)
+    # The floor of its sign-up post (报名帖): the 电梯楼 order of rulesets that use it.
+    signup_floor = models.PositiveIntegerField(_("报名楼层"), null=True, blank=True)
+    # Bumped when the character's password or link is reset or a substitute takes over: a
+    # session or socket opened under an older number is no longer this character's.
+    login_generation = models.PositiveIntegerField(default=0, editable=False)
     # Keyed digests only (HMAC with PASSWORD_DIGEST_KEY); unique so a login is one index lookup.
     # NULL, not "", for "none": many characters may lack one, and "" would break uniqueness.
     password_digest = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
@@ -158,18 +181,67 @@ class Character(models.Model):
 
 
 class Substitute(models.Model):
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="substitutes")
+    """替补: a new player takes a character over from a date (每名角色仅限更换一次替补)."""
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="substitutes", verbose_name=_("角色")
+    )
     forum_uid = models.CharField(_("论坛 UID"), max_length=32, blank=True)
     forum_username = models.CharField(_("论坛用户名"), max_length=64)
     since = models.DateField(_("接手日期"))
     until = models.DateField(_("结束日期"), null=True, blank=True)
+    # Who the previous player was, kept because the character's own account fields stay as the
+    # original sign-up (the forum's posts before ``since`` are still theirs).
+    reason = models.TextField(_("理由"), blank=True)
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("导演"),
+    )
+    created_at = models.DateTimeField(_("登记时间"), default=timezone.now)
 
     class Meta:
         verbose_name = _("替补")
         verbose_name_plural = _("替补")
+        constraints = [
+            models.UniqueConstraint(fields=["character"], name="uniq_substitute_per_character")
+        ]
 
     def __str__(self) -> str:
         return f"{self.forum_username} → {self.character}"
+
+
+class Assistant(models.Model):
+    """场外助理: someone who may talk privately with a player (never posts or votes for it)."""
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="assistants", verbose_name=_("角色")
+    )
+    forum_uid = models.CharField(_("论坛 UID"), max_length=32, blank=True)
+    forum_username = models.CharField(_("论坛用户名"), max_length=64)
+    note = models.CharField(_("备注"), max_length=200, blank=True)
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("导演"),
+    )
+    created_at = models.DateTimeField(_("登记时间"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("场外助理")
+        verbose_name_plural = _("场外助理")
+        constraints = [
+            models.UniqueConstraint(fields=["character", "forum_username"], name="uniq_assistant")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.forum_username} · {self.character}"
 
 
 class Audience(models.TextChoices):
@@ -181,21 +253,38 @@ class Audience(models.TextChoices):
 class Event(models.Model):
     """One line of the append-only, per-game sequenced log."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveBigIntegerField()
-    stream = models.CharField(max_length=32)
-    stream_seq = models.PositiveBigIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="events", verbose_name=_("游戏")
+    )
+    seq = models.PositiveBigIntegerField(_("序号"))
+    stream = models.CharField(_("频道"), max_length=32)
+    stream_seq = models.PositiveBigIntegerField(_("频道序号"))
     kind = models.CharField(_("类型"), max_length=64)
     audience = models.CharField(_("可见范围"), max_length=16, choices=Audience.choices)
     audience_character = models.ForeignKey(
-        Character, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Character,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("可见角色"),
     )
     actor = models.ForeignKey(
-        Character, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Character,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("行动者"),
     )
-    payload = models.JSONField(default=dict)
+    payload = models.JSONField(_("内容"), default=dict)
     director = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("导演"),
     )
     reason = models.TextField(_("理由"), blank=True)
     created_at = models.DateTimeField(_("时间"))
@@ -327,6 +416,8 @@ class ForumSite(models.Model):
 
 
 class ThreadKind(models.TextChoices):
+    SIGNUP = "signup", _("报名帖")
+    RULES = "rules", _("规则帖")
     DISCUSSION = "discussion", _("讨论帖")
     VOTE = "vote", _("投票帖")
     PROGRESS = "progress", _("进程帖")
