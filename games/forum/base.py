@@ -32,12 +32,26 @@ class ThreadPage:
 
 
 class ForumAdapter(Protocol):
+    # False where the forum has no private messages (printable pages): callers offer PMs only
+    # where this is true, and ``send_pm`` raises ``ForumPmUnsupported`` otherwise.
+    supports_pm: bool
+
     def fetch(self, thread: str, *, after_floor: int) -> ThreadPage:
         """Posts with floor > ``after_floor``, in floor order (paging happens inside)."""
         ...
 
     def reply(self, thread: str, text: str) -> str:
         """Post ``text`` as a reply in ``thread``; returns the new post's external id."""
+        ...
+
+    def send_pm(self, *, to_uid: str, to_username: str, subject: str, text: str) -> None:
+        """Send a private message to a forum account (uid preferred, username if no uid).
+
+        Returns once the forum said it was sent; a refusal is a ``ForumError``
+        (``ForumPmUnknownUser`` for a recipient the forum does not have, ``ForumPmRefused``,
+        ``ForumFlood``, ``ForumAuthFailed``). Like ``reply``, not idempotent: a send whose
+        answer timed out may have been delivered.
+        """
         ...
 
     def close(self) -> None:

@@ -6,12 +6,14 @@ than ``after_floor``, so only that tail of the stream is read, 20 ids per
 ``GET /t/{id}/posts.json?post_ids[]=…`` (Discourse's own chunk size), and older posts are never
 fetched again. Quotes and replies name post *numbers*; the contract wants post ids, so numbers
 outside the fetched tail are looked up with ``GET /posts/by_number/{topic}/{number}.json``.
+A private message is a new topic: ``POST /posts.json`` with ``archetype=private_message``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -21,6 +23,8 @@ from games.forum.errors import (
     ForumAuthFailed,
     ForumError,
     ForumFlood,
+    ForumPmRefused,
+    ForumPmUnknownUser,
     ForumPostingOff,
     ForumThreadNotFound,
 )
@@ -46,6 +50,8 @@ def _errors(body: Any) -> str:
 
 
 class DiscourseAdapter(transport.HttpAdapter):
+    supports_pm = True
+
     def __init__(
         self,
         base_url: str,
@@ -160,6 +166,63 @@ class DiscourseAdapter(transport.HttpAdapter):
         if response.status_code in (403, 422):
             return ForumPostingOff(f"论坛拒绝回帖：{reason}" if reason else None)
         return ForumError(f"论坛拒绝了回帖：{reason or response.status_code}")
+
+    # -- private messages -------------------------------------------------------------------
+
+    def send_pm(self, *, to_uid: str, to_username: str, subject: str, text: str) -> None:
+        """Discourse addresses messages by username, so the uid is used only to look the
+        username up (an admin API key's ``/admin/users/{id}.json``) when there is none."""
+        if not self.has_key:
+            raise ForumAuthFailed("未设置 API Key 或 API 用户名。", message_en="No API key is set.")
+        username = to_username.strip() or self._username_of(to_uid.strip())
+        message = {
+            "title": subject,
+            "raw": text,
+            "archetype": "private_message",
+            # ``target_recipients`` is today's name; Discourse before it read ``target_usernames``,
+            # and versions since drop that one unread, so both are sent.
+            "target_recipients": username,
+            "target_usernames": username,
+        }
+        response = transport.send(self._http, "POST", "posts.json", json=message)
+        if response.status_code != 200:
+            raise self._pm_refusal(response, username)
+
+    def _username_of(self, uid: str) -> str:
+        if not uid.isdigit():
+            raise ForumPmUnknownUser(
+                f"论坛 UID 应是数字，收到：{uid}" if uid else "未指定收信人（论坛 UID 或用户名）。",
+                message_en="No recipient (a numeric uid or a username).",
+            )
+        response = transport.send(self._http, "GET", f"admin/users/{uid}.json")
+        if response.status_code == 404:
+            raise ForumPmUnknownUser(f"论坛上没有 UID 为 {uid} 的用户。")
+        if response.status_code in (401, 403):
+            raise ForumAuthFailed(
+                "按 UID 查找 Discourse 用户需要管理员的 API Key；或请登记该玩家的论坛用户名。",
+                message_en="Looking a user up by uid needs an admin API key; or give a username.",
+            )
+        body = transport.json_body(response)
+        if response.status_code != 200 or not isinstance(body, dict) or not body.get("username"):
+            raise ForumError(f"论坛返回的数据无法识别：用户 {uid}（HTTP {response.status_code}）。")
+        return str(body["username"])
+
+    def _pm_refusal(self, response: httpx.Response, username: str) -> ForumError:
+        if response.status_code == 429:
+            return self._refusal(response)
+        reason = _errors(transport.json_body(response))
+        if response.status_code in (401, 403) and "API" in reason:
+            return ForumAuthFailed(f"API Key 无效：{reason}")
+        if response.status_code in (403, 422):
+            # The refusal's text is in the forum's language; whether the account exists is not.
+            found = transport.send(self._http, "GET", f"u/{quote(username, safe='')}.json")
+            if found.status_code == 404:
+                return ForumPmUnknownUser(f"论坛找不到收信人：{username}")
+            return ForumPmRefused(
+                f"论坛拒绝发送站内信：{reason}" if reason else None,
+                message_en=f"The forum refused the private message: {reason}",
+            )
+        return ForumError(f"论坛拒绝了站内信：{reason or response.status_code}")
 
 
 def from_site(site: ForumSiteConfig) -> DiscourseAdapter:

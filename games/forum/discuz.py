@@ -6,6 +6,8 @@ starts at the page of the first wanted floor and stops at the page of ``maxposit
 arrives as a string. Writing: log in, fetch a fresh ``formhash`` (the login answer still carries
 the guest's), ``module=sendreply``. When the mobile plugin is off, the same is done through the
 web pages a browser uses (``member.php`` login, the thread page's fast-reply form, ``inajax=1``).
+Private messages go the same two ways: ``module=sendpm`` (``touid`` or ``username``,
+``pmsubmit=yes``), or the web form ``home.php?mod=spacecp&ac=pm&op=send`` posted with ``inajax=1``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from games.forum.errors import (
     ForumClosed,
     ForumError,
     ForumFlood,
+    ForumPmRefused,
+    ForumPmUnknownUser,
     ForumPostingOff,
     ForumThreadNotFound,
 )
@@ -39,6 +43,13 @@ _REPLY_OK = frozenset({"post_reply_succeed", "post_reply_mod_succeed"})
 _NOT_FOUND = ("thread_nonexistence", "thread_nopermission_nonexistence")
 # Discuz's refusals that mean "this account may not reply here (now)".
 _POSTING_OFF = re.compile(r"nopermission|closed|post_forum_newreply|replyperm|readperm")
+# Private messages (``source/include/spacecp/spacecp_pm.php``, op=send): the mobile API answers
+# with the ``showmessage`` key, the web form only with its text (``lang_message.php``).
+_PM_SENT = "do_success"
+_PM_UNKNOWN = ("message_bad_touid", "message_bad_touser")
+_PM_UNKNOWN_TEXT = "用户不存在或被冻结"
+_PM_FLOOD = "message_can_not_send_2"
+_PM_FLOOD_TEXT = "两次发送短消息太快"
 _SECONDS = re.compile(r"(\d+)\s*秒")
 _FLOODCTRL = re.compile(r"'floodctrl'\s*:\s*'(\d+)'")
 
@@ -104,6 +115,54 @@ def _refusal(code: str, text: str) -> ForumError:
     return ForumError(f"论坛拒绝了回帖：{text or code}", message_en=f"The forum refused: {code}")
 
 
+def _pm_refusal(code: str, text: str) -> ForumError:
+    """The error for a Discuz answer that did not send a private message."""
+    if code in _PM_UNKNOWN or _PM_UNKNOWN_TEXT in text:
+        return ForumPmUnknownUser(f"论坛找不到收信人：{text}" if text else None)
+    if code == _PM_FLOOD or _PM_FLOOD_TEXT in text:
+        # Discuz's PM interval is the posting one (``floodctrl``), but its text names no time.
+        return ForumFlood(
+            f"论坛灌水预防：{text}" if text else None, retry_after=FLOOD_FALLBACK_SECONDS
+        )
+    if code.startswith(("to_login", "login_")) or "需要先登录" in text:
+        return ForumAuthFailed(f"论坛登录失败：{text}" if text else None)
+    return ForumPmRefused(
+        f"论坛拒绝发送站内信：{text or code}" if text or code else None,
+        message_en=f"The forum refused the private message: {code or text}",
+    )
+
+
+def _recipient(to_uid: str, to_username: str) -> tuple[str, str]:
+    """``(uid, "")`` when there is a uid (Discuz ignores the name then), else ``("", name)``."""
+    uid, name = to_uid.strip(), to_username.strip()
+    if uid and not uid.isdigit():
+        raise ForumPmUnknownUser(
+            f"论坛 UID 应是数字，收到：{to_uid}",
+            message_en=f"A forum uid is a number, not {to_uid!r}.",
+        )
+    if not (uid or name):
+        raise ForumPmUnknownUser(
+            "未指定收信人（论坛 UID 或用户名）。", message_en="No recipient (uid or username)."
+        )
+    return (uid, "") if uid else ("", name)
+
+
+def _page_encoding(page: httpx.Response) -> str:
+    # A GBK forum reads its forms in its own charset.
+    charset = re.search(r"charset=([\w-]+)", page.headers.get("content-type", ""))
+    return charset.group(1) if charset else "utf-8"
+
+
+def _post_form(http: httpx.Client, url: str, form: dict[str, str], encoding: str) -> httpx.Response:
+    return transport.send(
+        http,
+        "POST",
+        url,
+        content=urlencode(form, encoding=encoding),
+        headers={"Content-Type": f"application/x-www-form-urlencoded; charset={encoding}"},
+    )
+
+
 def _post(raw: dict[str, Any]) -> ForumPost:
     try:
         message = str(raw.get("message") or "")
@@ -127,6 +186,8 @@ def _post(raw: dict[str, Any]) -> ForumPost:
 
 
 class DiscuzAdapter(transport.HttpAdapter):
+    supports_pm = True
+
     def __init__(
         self,
         base_url: str,
@@ -199,7 +260,7 @@ class DiscuzAdapter(transport.HttpAdapter):
             except ForumClosed:
                 return self._reply_web(http, tid, text)
 
-    def _reply_mobile(self, http: httpx.Client, tid: str, text: str) -> str:
+    def _login_mobile(self, http: httpx.Client) -> None:
         login = _mobile_post(
             http,
             {"module": "login", "loginsubmit": "yes"},
@@ -208,21 +269,8 @@ class DiscuzAdapter(transport.HttpAdapter):
         code, message = _message(login)
         if code != "login_succeed":
             raise ForumAuthFailed(f"论坛登录失败：{message}" if message else None)
-        variables = self._viewthread(http, tid, page=1, ppp=1)
-        if str(variables.get("member_uid") or "0") == "0":
-            raise ForumAuthFailed()
-        body = _mobile_post(
-            http,
-            {"module": "sendreply", "tid": tid, "replysubmit": "yes"},
-            {"formhash": str(variables.get("formhash") or ""), "message": text},
-        )
-        code, message = _message(body)
-        pid = str((body.get("Variables") or {}).get("pid") or "")
-        if code in _REPLY_OK and pid:
-            return pid
-        raise _refusal(code, message)
 
-    def _reply_web(self, http: httpx.Client, tid: str, text: str) -> str:
+    def _login_web(self, http: httpx.Client) -> None:
         login = transport.send(
             http,
             "POST",
@@ -245,6 +293,25 @@ class DiscuzAdapter(transport.HttpAdapter):
         )
         if "succeedhandle_" not in login.text:
             raise ForumAuthFailed(f"论坛登录失败：{_ajax_text(login.text)}")
+
+    def _reply_mobile(self, http: httpx.Client, tid: str, text: str) -> str:
+        self._login_mobile(http)
+        variables = self._viewthread(http, tid, page=1, ppp=1)
+        if str(variables.get("member_uid") or "0") == "0":
+            raise ForumAuthFailed()
+        body = _mobile_post(
+            http,
+            {"module": "sendreply", "tid": tid, "replysubmit": "yes"},
+            {"formhash": str(variables.get("formhash") or ""), "message": text},
+        )
+        code, message = _message(body)
+        pid = str((body.get("Variables") or {}).get("pid") or "")
+        if code in _REPLY_OK and pid:
+            return pid
+        raise _refusal(code, message)
+
+    def _reply_web(self, http: httpx.Client, tid: str, text: str) -> str:
+        self._login_web(http)
         page = transport.send(http, "GET", "forum.php", params={"mod": "viewthread", "tid": tid})
         if "主题不存在" in page.text:
             raise ForumThreadNotFound()
@@ -254,16 +321,9 @@ class DiscuzAdapter(transport.HttpAdapter):
         formhash = re.search(r'name="formhash"\s+value="([0-9a-zA-Z]+)"', page.text)
         if action is None or formhash is None:
             raise ForumPostingOff("论坛页面上没有回帖框（该账号无权在此回帖，或帖子已关闭）。")
-        # A GBK forum reads the form in its own charset.
-        charset = re.search(r"charset=([\w-]+)", page.headers.get("content-type", ""))
-        encoding = charset.group(1) if charset else "utf-8"
         form = {"formhash": formhash.group(1), "message": text, "usesig": "", "subject": ""}
-        answer = transport.send(
-            http,
-            "POST",
-            html.unescape(action.group(1)) + "&inajax=1",
-            content=urlencode(form, encoding=encoding),
-            headers={"Content-Type": f"application/x-www-form-urlencoded; charset={encoding}"},
+        answer = _post_form(
+            http, html.unescape(action.group(1)) + "&inajax=1", form, _page_encoding(page)
         )
         if "succeedhandle_" in answer.text:
             pid = re.search(r"'pid'\s*:\s*'(\d+)'", answer.text) or re.search(
@@ -276,6 +336,68 @@ class DiscuzAdapter(transport.HttpAdapter):
         if flood:
             raise ForumFlood(f"论坛灌水预防：{message}", retry_after=int(flood.group(1)))
         raise _refusal("", message)
+
+    # -- private messages -------------------------------------------------------------------
+
+    def send_pm(self, *, to_uid: str, to_username: str, subject: str, text: str) -> None:
+        """Discuz X's two-person messages have no subject (its form sends one only for group
+        chats), so ``subject`` is not sent: ``text`` must stand on its own."""
+        uid, username = _recipient(to_uid, to_username)
+        if not (self.username and self.password):
+            raise ForumAuthFailed("未设置论坛账号或密码。", message_en="No forum account is set.")
+        with transport.client(self.base_url, timeout=self.timeout) as http:
+            try:
+                self._pm_mobile(http, uid, username, text)
+            except ForumClosed:
+                self._pm_web(http, uid, username, text)
+
+    def _pm_mobile(self, http: httpx.Client, uid: str, username: str, text: str) -> None:
+        self._login_mobile(http)
+        params = {"module": "sendpm", **({"touid": uid} if uid else {})}
+        # Without ``pmsubmit`` the module only runs the forum's checks (login, PM permission,
+        # interval) and answers with the logged-in account's formhash; the login answer
+        # still carries the guest's, and a PM has no thread to read one from.
+        first = _mobile_body(
+            transport.send(http, "GET", API, params={"version": "4", **params, "charset": "utf-8"})
+        )
+        code, message = _message(first)
+        if code:
+            raise _pm_refusal(code, message)
+        variables = first.get("Variables") or {}
+        if str(variables.get("member_uid") or "0") == "0":
+            raise ForumAuthFailed()
+        recipient = {"touid": uid} if uid else {"username": username}
+        body = _mobile_post(
+            http,
+            {**params, "pmsubmit": "yes"},
+            {"formhash": str(variables.get("formhash") or ""), "message": text, **recipient},
+        )
+        code, message = _message(body)
+        if code != _PM_SENT:
+            raise _pm_refusal(code, message)
+
+    def _pm_web(self, http: httpx.Client, uid: str, username: str, text: str) -> None:
+        self._login_web(http)
+        params = {"mod": "spacecp", "ac": "pm", "op": "send", **({"touid": uid} if uid else {})}
+        page = transport.send(http, "GET", "home.php", params=params)
+        # A refusal is Discuz's message page; its first paragraph is the message, the next
+        # ones are links back.
+        refused = re.search(r'id="messagetext"[^>]*>\s*<p>(.*?)</p>', page.text, re.S)
+        if refused:
+            raise _pm_refusal("", html.unescape(re.sub(r"<[^>]+>", "", refused.group(1))).strip())
+        if re.search(r"discuz_uid\s*=\s*'0'", page.text):
+            raise ForumAuthFailed()
+        formhash = re.search(r'name="formhash"\s+value="([0-9a-zA-Z]+)"', page.text)
+        if formhash is None:
+            raise _malformed("no formhash on the PM page")
+        form = {"formhash": formhash.group(1), "pmsubmit": "true", "message": text}
+        if not uid:
+            form["username"] = username
+        # Discuz names the handler in its answer only when asked for one by ``handlekey``.
+        query = urlencode({**params, "pmsubmit": "yes", "handlekey": "pmsend", "inajax": "1"})
+        answer = _post_form(http, f"home.php?{query}", form, _page_encoding(page))
+        if "succeedhandle_pmsend" not in answer.text:
+            raise _pm_refusal("", _ajax_text(answer.text))
 
 
 def _ajax_text(answer: str) -> str:

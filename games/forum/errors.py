@@ -69,3 +69,24 @@ class ForumBadPage(ForumError):
     status = 400
     message = "无法识别的打印页（打印本页）内容。"
     message_en = "This is not a readable printable page."
+
+
+class ForumPmRefused(ForumError):
+    code = "forum_pm_refused"
+    status = 409
+    message = "论坛拒绝发送站内信（该账号无权发送短消息、对方的隐私设置不允许，或已达发送上限）。"
+    message_en = "The forum refused to send the private message."
+
+
+class ForumPmUnknownUser(ForumPmRefused):
+    code = "forum_pm_unknown_user"
+    status = 404
+    message = "论坛上找不到收信人（用户不存在或已被冻结），请检查该玩家登记的论坛 UID 或用户名。"
+    message_en = "The forum has no such recipient; check the player's forum uid or username."
+
+
+class ForumPmUnsupported(ForumError):
+    code = "forum_pm_unsupported"
+    status = 409
+    message = "该论坛类型不支持站内信。"
+    message_en = "This kind of forum cannot send private messages."

@@ -23,7 +23,12 @@ from zoneinfo import ZoneInfo
 
 from games.forum import transport
 from games.forum.base import ForumPost, ForumSiteConfig, ThreadPage
-from games.forum.errors import ForumBadPage, ForumPostingOff, ForumThreadNotFound
+from games.forum.errors import (
+    ForumBadPage,
+    ForumPmUnsupported,
+    ForumPostingOff,
+    ForumThreadNotFound,
+)
 from games.forum.text import html_to_text, tidy
 
 BEIJING = ZoneInfo("Asia/Shanghai")
@@ -233,7 +238,9 @@ def _beijing(found: re.Match[str]) -> dt.datetime | None:
 
 
 class PrintableAdapter(transport.HttpAdapter):
-    """Reads a thread through its printable page; cannot post."""
+    """Reads a thread through its printable page; cannot post or send private messages."""
+
+    supports_pm = False
 
     def __init__(self, base_url: str, *, timeout: float = transport.TIMEOUT) -> None:
         super().__init__(base_url, timeout=timeout)
@@ -256,6 +263,9 @@ class PrintableAdapter(transport.HttpAdapter):
         raise ForumPostingOff(
             "打印页只能读取，不能回帖。", message_en="A printable page cannot post."
         )
+
+    def send_pm(self, *, to_uid: str, to_username: str, subject: str, text: str) -> None:
+        raise ForumPmUnsupported()
 
 
 def from_site(site: ForumSiteConfig) -> PrintableAdapter:

@@ -6,6 +6,11 @@ the ``authorid`` filter, the thread page with its fast-reply form, the ``inajax`
 the Discourse JSON API. Tests build threads with :meth:`FakeForum.post` and friends, flip the
 failure switches, and point an adapter at :attr:`FakeForum.base_url`.
 
+Private messages are delivered into :attr:`FakeForum.pms` through the mobile API's ``sendpm``,
+the web form ``home.php?mod=spacecp&ac=pm&op=send`` (``inajax``) and Discourse's ``POST
+/posts.json`` with ``archetype=private_message``; ``pm_off`` refuses them as each forum refuses
+an account that may not send PMs, and unknown recipients are refused in each forum's words.
+
 Formats follow the real software: every value of the mobile API is a string, ``position`` is the
 floor and deleted posts leave gaps, a page past the end answers with the last page (Discuz clamps
 ``page``), anonymous posts show the forum's anonymous name and uid 0, quotes are
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 BJ = dt.timezone(dt.timedelta(hours=8))
 COOKIEPRE = "Y5zN_2132_"
@@ -39,6 +44,7 @@ GUEST_FORMHASH = "0a1b2c3d"
 FLOOD_MESSAGE = "抱歉，您两次发表间隔少于 {seconds} 秒，请稍候再发表"
 PASSWORD = "secret"  # every account made by post() has this one
 REPLY_OK = "非常感谢，回复发布成功，现在将转入主题页，请稍候……"
+PM_SENT = "操作成功 "  # Discuz's do_success, trailing space and all
 
 
 @dataclass
@@ -57,6 +63,20 @@ class FakePost:
     reply_to_post_number: int | None = None
     updated_at: dt.datetime | None = None
     version: int = 1
+
+
+@dataclass
+class FakePM:
+    """A private message the forum delivered."""
+
+    pmid: int
+    to_uid: int
+    to_username: str
+    sender: str
+    sender_uid: int
+    subject: str  # Discuz's two-person messages have none: ""
+    message: str  # as the sender sent it
+    via: str  # "mobile", "web" (Discuz's two ways) or "discourse"
 
 
 @dataclass
@@ -97,12 +117,16 @@ class FakeForum:
         self.delay = 0.0  # seconds to wait before answering (timeouts)
         self.flood_seconds = 0  # Discuz floodctrl / Discourse rate limit; 0 = off
         self.max_ppp = 200
+        # The sending account may not send PMs (Discuz no_privilege_sendpm, Discourse cant_send_pm).
+        self.pm_off = False
+        self.pms: list[FakePM] = []  # every delivered private message, in order
         self.requests: list[tuple[str, str]] = []  # (method, path?query) of every request
         self._fail: list[int | None] = []  # the next requests' statuses (None: answer)
         self._sessions: dict[str, _Session] = {}
         self._last_post_at: dict[int, float] = {}
         self._lock = threading.RLock()
         self._pids = itertools.count(1001)
+        self._pmids = itertools.count(1)
         self._tids = itertools.count(501)
         self._uids = itertools.count(11)
         self._clock = dt.datetime(2018, 10, 29, 13, 49, tzinfo=BJ)
@@ -323,6 +347,62 @@ class FakeForum:
             body = html.escape(message).replace("\n", "<br />\r\n")
             return "ok", self.post(tid, session.username, body, raw=message)
 
+    def _account(self, *, uid: int = 0, username: str = "") -> tuple[int, str] | None:
+        """(uid, username) of an account by uid, or by username without case (as Discuz's
+        MySQL collation and Discourse's ``username_lower`` compare)."""
+        with self._lock:
+            for name, (number, _) in self.users.items():
+                if (uid and number == uid) or (not uid and name.lower() == username.lower()):
+                    return number, name
+            return None
+
+    def _flooded(self, uid: int) -> bool:
+        last = self._last_post_at.get(uid)
+        return bool(self.flood_seconds and last is not None) and (
+            time.monotonic() - (last or 0.0) < self.flood_seconds
+        )
+
+    def _pm_checks(self, session: _Session) -> str | None:
+        """What Discuz checks before the PM form (interval, then permission): a refusal or None."""
+        with self._lock:
+            if self._flooded(session.uid):
+                return "flood"
+            return "pm_off" if self.pm_off else None
+
+    def _send_pm(
+        self, session: _Session, *, touid: int, username: str, subject: str, message: str, via: str
+    ) -> tuple[str, Any]:
+        """Deliver a PM for a logged-in sender: ("ok", pm) or (refusal kind, None)."""
+        with self._lock:
+            if not message.strip():
+                return "empty", None
+            if touid:
+                account = self._account(uid=touid)
+                missing, to_self = "bad_touid", "self_uid"
+            elif username:
+                account = self._account(username=username)
+                missing, to_self = "bad_touser", "self_name"
+            else:
+                return "no_recipient", None
+            if account is None:
+                return missing, None
+            if account[0] == session.uid:
+                return to_self, None
+            pm = FakePM(
+                pmid=next(self._pmids),
+                to_uid=account[0],
+                to_username=account[1],
+                sender=session.username,
+                sender_uid=session.uid,
+                subject=subject,
+                message=message,
+                via=via,
+            )
+            self.pms.append(pm)
+            # Discuz counts a PM as a post for its interval (it updates the member's lastpost).
+            self._last_post_at[session.uid] = time.monotonic()
+            return "ok", pm
+
 
 def _html_to_raw(message: str) -> str:
     text = re.sub(r"<br\s*/?>\s*", "\n", message)
@@ -526,6 +606,124 @@ def _web_reply(
     return _handled("error", handlekey, text, f"'{_js(text)}', {extra}")
 
 
+NO_PRIVILEGE_SENDPM = (
+    '抱歉，您目前没有权限发短消息，<a href="home.php?mod=spacecp&ac=usergroup" '
+    'target="_blank">点击这里查看权限</a>'
+)
+TO_LOGIN = ("to_login//1", "您需要先登录才能继续本操作")
+SUBMIT_INVALID = ("submit_invalid", "抱歉，您的请求来路不正确或表单验证串不符，无法提交")
+# spacecp_pm.php's refusals, as lang_message.php words them (the mobile API strips the tags).
+_PM_MESSAGES = {
+    "flood": ("message_can_not_send_2", "两次发送短消息太快，请稍候再发送"),
+    "pm_off": ("no_privilege_sendpm", NO_PRIVILEGE_SENDPM),
+    "empty": ("unable_to_send_air_news", "抱歉，不能发送空消息"),
+    "bad_touid": ("message_bad_touid", "抱歉，用户不存在或被冻结，请检查用户uid是否正确"),
+    "bad_touser": ("message_bad_touser", "抱歉，用户不存在或被冻结，请检查用户名是否正确"),
+    "self_uid": ("message_can_not_send_8", "抱歉，您不能给自己发短消息"),
+    "self_name": ("message_can_not_send_to_self", "不能给自己发送短消息"),
+    "no_recipient": ("message_can_not_send_9", "收件人为空或对方屏蔽了您的短消息"),
+}
+
+
+def _int_or_zero(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0  # PHP's intval of a uid
+
+
+def _sendpm(
+    forum: FakeForum,
+    method: str,
+    session: _Session | None,
+    query: dict[str, str],
+    form: dict[str, str],
+) -> Any:
+    """``module=sendpm``: spacecp_pm.php's op=send behind the mobile API. ``pmid`` is the
+    number UCenter returned (the module does not make it a string)."""
+    if session is None:
+        return _mobile(forum, None, {}, TO_LOGIN)
+    refused = forum._pm_checks(session)
+    if refused:
+        code, text = _PM_MESSAGES[refused]
+        return _mobile(forum, session, {"pmid": None}, (code, re.sub(r"<[^>]+>", "", text)))
+    if not (query.get("pmsubmit") or form.get("pmsubmit")):
+        return _mobile(forum, session, {"pmid": None})  # the form itself: just the variables
+    if method != "POST" or form.get("formhash") != session.formhash:
+        return _mobile(forum, session, {}, SUBMIT_INVALID)
+    outcome, pm = forum._send_pm(
+        session,
+        touid=_int_or_zero(query.get("touid") or form.get("touid")),
+        username=form.get("username", ""),
+        subject="",
+        message=form.get("message", ""),
+        via="mobile",
+    )
+    if outcome == "ok":
+        return _mobile(forum, session, {"pmid": pm.pmid}, ("do_success", PM_SENT))
+    code, text = _PM_MESSAGES[outcome]
+    return _mobile(forum, session, {"pmid": 0}, (code, re.sub(r"<[^>]+>", "", text)))
+
+
+def _message_page(forum: FakeForum, text: str, session: _Session | None) -> str:
+    """Discuz's 提示信息 page (``showmessage`` outside ``inajax``)."""
+    body = (
+        f'<div id="messagetext" class="alert_error"><p>{text}</p>'
+        '<p class="alert_btnleft"><a href="javascript:history.back()">[ 点击这里返回上一页 ]</a>'
+        "</p></div>"
+    )
+    return _page(forum, "提示信息", body, session)
+
+
+def _web_pm_form(forum: FakeForum, session: _Session | None, query: dict[str, str]) -> str:
+    """``home.php?mod=spacecp&ac=pm&op=send``: the send form, or the refusal page."""
+    if session is None:
+        return _message_page(forum, TO_LOGIN[1], None)
+    refused = forum._pm_checks(session)
+    if refused:
+        return _message_page(forum, _PM_MESSAGES[refused][1], session)
+    touid = _int_or_zero(query.get("touid"))
+    to = "" if touid else '<input type="text" id="username" name="username" class="px" value="" />'
+    form = (
+        f'<form id="pmform_0" name="pmform_0" method="post" autocomplete="off" '
+        f'action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;touid={touid}&amp;pmid=0">'
+        '<input type="hidden" name="referer" value="home.php?mod=space&amp;do=pm" />'
+        '<input type="hidden" name="pmsubmit" value="true" />'
+        f'<input type="hidden" name="formhash" value="{session.formhash}" />{to}'
+        '<textarea id="sendmessage" name="message" cols="80" rows="7"></textarea></form>'
+    )
+    return _page(forum, "发送短消息", form, session)
+
+
+def _web_pm_send(
+    forum: FakeForum, session: _Session | None, query: dict[str, str], form: dict[str, str]
+) -> str:
+    """The send form posted with ``inajax=1``: Discuz's ``<root><![CDATA[…]]></root>``."""
+    handlekey = query.get("handlekey", "")
+
+    def refuse(text: str) -> str:
+        return _handled("error", handlekey, text, f"'{_js(text)}', {{}}")
+
+    if session is None:
+        return refuse(TO_LOGIN[1])
+    refused = forum._pm_checks(session)
+    if refused:
+        return refuse(_PM_MESSAGES[refused][1])
+    if form.get("formhash") != session.formhash:
+        return refuse(SUBMIT_INVALID[1])
+    touid = _int_or_zero(query.get("touid") or form.get("touid"))
+    outcome, pm = forum._send_pm(
+        session,
+        touid=touid,
+        username=form.get("username", ""),
+        subject="",
+        message=form.get("message", ""),
+        via="web",
+    )
+    if outcome != "ok":
+        return refuse(_PM_MESSAGES[outcome][1])
+    # do_success with showmsg off: no text, only the handler with the new pmid.
+    url = f"home.php?mod=space&do=pm&subop=view&touid={pm.to_uid}"
+    return _handled("succeed", handlekey, "", f"'{url}', '{PM_SENT}', {{'pmid':'{pm.pmid}'}}")
+
+
 def _web_thread(forum: FakeForum, session: _Session | None, query: dict[str, str]) -> str:
     """The thread page (or its ``authorid`` filter): posts, and the fast-reply form if allowed."""
     thread = forum.threads.get(int(query.get("tid") or 0))
@@ -666,25 +864,90 @@ _NOT_FOUND = {
 }
 
 
+_BAD_KEY = {
+    "errors": [
+        "You are not permitted to view the requested resource. The API username or key is invalid."
+    ],
+    "error_type": "invalid_access",
+}
+
+
+def _rate_limited(seconds: int) -> tuple[int, Any, dict[str, str]]:
+    return (
+        429,
+        {
+            "errors": [
+                "You’ve performed this action too many times. "
+                f"Please wait {seconds} seconds before trying again."
+            ],
+            "error_type": "rate_limit",
+            "extras": {"wait_seconds": seconds, "time_left": f"{seconds} seconds"},
+        },
+        {"Retry-After": str(seconds)},
+    )
+
+
+def _discourse_pm(forum: FakeForum, body: Any) -> tuple[int, Any, dict[str, str]]:
+    """A new private-message topic, as TopicCreator checks it (422 with ``errors`` on a
+    refusal). Today's Discourse permits ``target_recipients`` only."""
+
+    def refuse(*errors: str) -> tuple[int, Any, dict[str, str]]:
+        return 422, {"action": "create_post", "errors": list(errors)}, {}
+
+    title, raw = str(body.get("title") or ""), str(body.get("raw") or "")
+    names = [n.strip() for n in str(body.get("target_recipients") or "").split(",") if n.strip()]
+    # min_personal_message_title_length and min_personal_message_post_length are 2 by default.
+    if len(title.strip()) < 2:
+        return refuse("Title is too short (minimum is 2 characters)")
+    if len(raw.strip()) < 2:
+        return refuse("Body is too short (minimum is 2 characters)")
+    if not names:
+        return refuse("You must select a valid user.")
+    accounts = [a for a in (forum._account(username=n) for n in names) if a is not None]
+    if accounts and forum.pm_off:
+        return refuse("Sorry, you cannot send a personal message to that user.")
+    if len(accounts) != len(names):
+        return refuse("One of the users you are sending this message to could not be found.")
+    session = _Session(uid=forum.user(forum.api_username), username=forum.api_username, formhash="")
+    with forum._lock:
+        if forum._flooded(session.uid):
+            return _rate_limited(forum.flood_seconds)
+        for uid, _ in accounts:
+            forum._send_pm(
+                session, touid=uid, username="", subject=title, message=raw, via="discourse"
+            )
+    topic_id = next(forum._tids)
+    return (
+        200,
+        {
+            "id": next(forum._pids),
+            "username": forum.api_username,
+            "created_at": _iso(dt.datetime.now(dt.UTC)),
+            "cooked": f"<p>{html.escape(raw)}</p>",
+            "raw": raw,
+            "post_number": 1,
+            "post_type": 1,
+            "topic_id": topic_id,
+            "topic_slug": "private-message",
+            "user_id": session.uid,
+            "version": 1,
+        },
+        {},
+    )
+
+
 def _discourse(
     forum: FakeForum, method: str, path: str, query: dict[str, list[str]], headers: Any, body: Any
 ) -> tuple[int, Any, dict[str, str]]:
+    keyed = (
+        headers.get("Api-Key") == forum.api_key
+        and headers.get("Api-Username") == forum.api_username
+    )
     if method == "POST" and path == "/posts.json":
-        if (
-            headers.get("Api-Key") != forum.api_key
-            or headers.get("Api-Username") != forum.api_username
-        ):
-            return (
-                403,
-                {
-                    "errors": [
-                        "You are not permitted to view the requested resource. "
-                        "The API username or key is invalid."
-                    ],
-                    "error_type": "invalid_access",
-                },
-                {},
-            )
+        if not keyed:
+            return 403, _BAD_KEY, {}
+        if body.get("archetype") == "private_message":
+            return _discourse_pm(forum, body)
         tid = int(body.get("topic_id") or 0)
         thread = forum.threads.get(tid)
         if thread is None:
@@ -696,18 +959,7 @@ def _discourse(
         if outcome == "ok":
             return 200, _discourse_post(detail), {}
         if outcome == "flood":
-            return (
-                429,
-                {
-                    "errors": [
-                        "You’ve performed this action too many times. "
-                        f"Please wait {detail} seconds before trying again."
-                    ],
-                    "error_type": "rate_limit",
-                    "extras": {"wait_seconds": detail, "time_left": f"{detail} seconds"},
-                },
-                {"Retry-After": str(detail)},
-            )
+            return _rate_limited(detail)
         return (
             403,
             {
@@ -716,6 +968,20 @@ def _discourse(
             },
             {},
         )
+    user = re.fullmatch(r"/u/([^/]+)\.json", path)
+    if method == "GET" and user:
+        named = forum._account(username=unquote(user.group(1)))
+        if named is None:
+            return 404, _NOT_FOUND, {}
+        return 200, {"user": {"id": named[0], "username": named[1], "name": named[1]}}, {}
+    admin_user = re.fullmatch(r"/admin/users/(\d+)\.json", path)
+    if method == "GET" and admin_user:
+        if not keyed:
+            return 403, _BAD_KEY, {}
+        numbered = forum._account(uid=int(admin_user.group(1)))
+        if numbered is None:
+            return 404, _NOT_FOUND, {}
+        return 200, {"id": numbered[0], "username": numbered[1], "admin": False}, {}
     by_number = re.fullmatch(r"/posts/by_number/(\d+)/(\d+)\.json", path)
     if method == "GET" and by_number:
         topic = forum.threads.get(int(by_number.group(1)))
@@ -798,6 +1064,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._mobile(method, query, form, session)
         elif url.path == "/forum.php":
             self._forum(query, form, session)
+        elif url.path == "/home.php" and (query.get("mod"), query.get("ac")) == ("spacecp", "pm"):
+            if query.get("inajax") and method == "POST":
+                self._send(200, "text/xml", _web_pm_send(forum, session, query, form))
+            else:
+                self._send(200, "text/html", _web_pm_form(forum, session, query))
         elif url.path == "/member.php" and query.get("mod") == "logging":
             page, token = _web_login(forum, form)
             self._send(200, "text/xml", page, token=token)
@@ -840,6 +1111,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(reply, token=token)
         elif module == "sendreply" and method == "POST":
             self._json(_sendreply(forum, session, query, form))
+        elif module == "sendpm":
+            self._json(_sendpm(forum, method, session, query, form))
         else:
             self._json(_mobile(forum, session, {}, ("undefined_action", "未定义操作")))
 
