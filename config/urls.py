@@ -17,6 +17,17 @@ play = [
 urlpatterns = [
     path("", views.index, name="index"),
     path("games/<str:number>/", views.game_public, name="game-public"),
+    path("games/<str:number>/archive/", views.game_archive, name="game-archive"),
+    path(
+        "games/<str:number>/archive/day/<int:day>/",
+        views.game_archive_day,
+        name="game-archive-day",
+    ),
+    path(
+        "games/<str:number>/archive/roll/<int:seq>/<int:index>/",
+        views.game_archive_roll,
+        name="game-archive-roll",
+    ),
     path("play/<str:number>/", include(play)),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from games.engine.events import GameEvent
 
 if TYPE_CHECKING:
+    from games.archive_selectors import ArchiveFacts
     from games.models import Character, Game
 
 # Called inside the transition's transaction with the game row locked; returns the kind's own
@@ -32,6 +33,10 @@ FactionLossHandler = Callable[["Game", "Character", datetime], tuple[str, Sequen
 # does not ask (out, idle, barred from voting); None when the kind cannot tell. The core's
 # day-close cards call it before the kind's own close handler, so that day's ballots are there.
 DayVotersReader = Callable[["Game", int], "frozenset[int] | None"]
+# The 揭秘 of a game that is over, for its public archive (复盘): every character's role or final
+# items, the ranking or the winner, the royale's nightly maps. Only ever called for a game whose
+# seed is revealed; the result is cached with the rendered archive.
+ArchiveReader = Callable[["Game"], "ArchiveFacts"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class GameKind:
     faction_loss: FactionLossHandler | None = None
     # 未投票 (099 5(2)) on a day voted outside the forum; None: the kind keeps no ballots.
     day_voters: DayVotersReader | None = None
+    # 揭秘 for the archive page; None: the archive shows the log, rolls and seed only.
+    archive: ArchiveReader | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -301,13 +301,19 @@ def game_pause(*, game: Game, director: User, paused: bool, reason: str) -> None
         )
 
 
-def game_mark_finished(*, game: Game) -> GameEvent:
-    """For a locked game whose rules just ended it: finish it, reveal the seed; the caller
-    appends the returned event with its own."""
-    game.status = GameStatus.FINISHED
+def game_mark_finished(*, game: Game) -> list[GameEvent]:
+    """For a locked game whose rules just ended it: finish it and reveal the seed, once. The
+    caller appends the returned event with its own; nothing is returned (and nothing changes)
+    for a game already finished with its seed out (the director's 结束游戏 came first, and a
+    late red card then ended the engine too)."""
+    ended = {GameStatus.FINISHED, GameStatus.ARCHIVED}
+    if game.status in ended and game.seed_revealed:
+        return []
+    if game.status not in ended:
+        game.status = GameStatus.FINISHED
     game.seed_revealed = True
     game.save(update_fields=["status", "seed_revealed"])
-    return GameEvent("game_finished", PUBLIC, {"seed": game.seed, "seed_hash": game.seed_hash})
+    return [GameEvent("game_finished", PUBLIC, {"seed": game.seed, "seed_hash": game.seed_hash})]
 
 
 def game_finish(*, game: Game, director: User | None, reason: str = "") -> None:
@@ -316,9 +322,9 @@ def game_finish(*, game: Game, director: User | None, reason: str = "") -> None:
         locked = game_lock(game)
         if locked.status not in {GameStatus.TEST, GameStatus.RUNNING}:
             raise GameNotLive()
-        event = game_mark_finished(game=locked)
+        events = game_mark_finished(game=locked)
         events_append(
-            game=locked, events=[event], now=timezone.now(), director=director, reason=reason
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
         )
 
 

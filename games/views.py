@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import selectors, services
+from games import archive_selectors, selectors, services
 from games.engine.errors import RuleError
 from games.models import Character, Game
 from games.registry import kind_get
@@ -102,3 +102,39 @@ def logout(request: HttpRequest, number: str) -> HttpResponse:
         characters.pop(str(game.pk), None)
     request.session[selectors.SESSION_KEY] = characters
     return redirect("play-login", number=number)
+
+
+# --- the archive (复盘): public once the game is over ---------------------------------------
+
+
+def _archive_closed(request: HttpRequest, game: Game) -> HttpResponse:
+    # While the game runs there is no archive: the page says when it opens, and nothing else.
+    return render(request, "games/archive_closed.html", {"game": game}, status=404)
+
+
+def game_archive(request: HttpRequest, number: str) -> HttpResponse:
+    game = _game_or_404(number)
+    archive = archive_selectors.archive_get(game=game)
+    if archive is None:
+        return _archive_closed(request, game)
+    return render(request, "games/archive.html", {"game": game, "archive": archive})
+
+
+def game_archive_day(request: HttpRequest, number: str, day: int) -> HttpResponse:
+    game = _game_or_404(number)
+    if not archive_selectors.archive_open(game):
+        return _archive_closed(request, game)
+    log = archive_selectors.archive_day_get(game=game, day=day)
+    if log is None:
+        raise Http404
+    return render(request, "games/archive_day.html", {"game": game, "log": log})
+
+
+def game_archive_roll(request: HttpRequest, number: str, seq: int, index: int) -> HttpResponse:
+    game = _game_or_404(number)
+    if not archive_selectors.archive_open(game):
+        return _archive_closed(request, game)
+    check = archive_selectors.roll_check(game=game, seq=seq, index=index)
+    if check is None:
+        raise Http404
+    return render(request, "games/archive_roll.html", {"game": game, "check": check})

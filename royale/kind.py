@@ -11,6 +11,7 @@ from games.engine import timetable
 from games.engine.events import GameEvent
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
+from royale.archive import royale_archive
 
 
 def _handler(kind: str) -> TransitionHandler:
@@ -43,5 +44,6 @@ ROYALE = register(
         control_room="admin:royale_control",
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
         red_card=_red_card,
+        archive=royale_archive,
     )
 )

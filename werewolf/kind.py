@@ -11,6 +11,7 @@ from games.engine import timetable
 from games.engine.events import GameEvent
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
+from werewolf.archive import werewolf_archive
 
 
 def _handler(kind: str) -> TransitionHandler:
@@ -62,6 +63,7 @@ WEREWOLF = register(
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
         red_card=_red_card,
         faction_loss=_faction_loss,
+        archive=werewolf_archive,
         day_voters=_day_voters,
     )
 )

@@ -78,7 +78,7 @@ def _run(
     _sync_characters(game, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
     if after.phase == OVER and (before is None or before.phase != OVER):
-        return after, [log, *events, game_mark_finished(game=game)]
+        return after, [log, *events, *game_mark_finished(game=game)]
     return after, [log, *events]
 
 
