@@ -17,6 +17,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games import eventlog
 from games.models import Audience, Event
 
 EVENT_MESSAGE_TYPE = "game.event"
@@ -49,7 +50,12 @@ def frame_for_player(event: Event) -> dict[str, Any]:
     }
 
 
-def frame_for_director(event: Event) -> dict[str, Any]:
+def frame_for_director(event: Event, ctx: eventlog.LogContext | None = None) -> dict[str, Any]:
+    """Every fact of the event, and the sentence the control room shows for it (rendered here,
+    for the directors alone: a player's frame never carries a sentence)."""
+    if ctx is None:
+        game = event.game if Event.game.is_cached(event) else event.game_id
+        ctx = eventlog.frame_context(game)
     return {
         "type": "event",
         "seq": event.seq,
@@ -63,6 +69,7 @@ def frame_for_director(event: Event) -> dict[str, Any]:
         "director": event.director_id,
         "reason": event.reason,
         "at": event.created_at.isoformat(),
+        **eventlog.line_frame(eventlog.event_line_for_frame(event, ctx)),
     }
 
 
@@ -70,6 +77,7 @@ def messages_for(events: Iterable[Event]) -> Messages:
     """(group, frames) pairs: each event to its audience, and every event to the directors;
     one message per group, so an action's events cost one channel-layer send per group."""
     by_group: dict[str, list[dict[str, Any]]] = {}
+    contexts: dict[int, eventlog.LogContext] = {}  # one per game and batch
     for event in events:
         game_id = event.game_id
         if event.audience == Audience.PUBLIC:
@@ -77,7 +85,11 @@ def messages_for(events: Iterable[Event]) -> Messages:
         elif event.audience == Audience.CHARACTER and event.audience_character_id is not None:
             group = group_character(game_id, event.audience_character_id)
             by_group.setdefault(group, []).append(frame_for_player(event))
-        by_group.setdefault(group_directors(game_id), []).append(frame_for_director(event))
+        ctx = contexts.get(game_id)
+        if ctx is None:
+            game = event.game if Event.game.is_cached(event) else game_id
+            ctx = contexts[game_id] = eventlog.frame_context(game)
+        by_group.setdefault(group_directors(game_id), []).append(frame_for_director(event, ctx))
     return list(by_group.items())
 
 

@@ -11,6 +11,7 @@ from games.engine import timetable
 from games.engine.events import GameEvent
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
+from royale import eventtext  # noqa: F401  (registers the log's sentences with the kind)
 from royale.archive import royale_archive
 
 

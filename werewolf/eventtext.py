@@ -1,0 +1,539 @@
+"""The role games' log sentences (版杀): one per event kind the werewolf engine and shell log.
+
+Roles, factions, skills and night steps are named from the ruleset data; a director reads each
+player with the role it holds (``先知 P6``), which the players' own events never say. Public
+announcements already carry the post-style line everyone read (``text``), shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as L
+
+from games.eventlog import (
+    CharactersFn,
+    EventText,
+    LogContext,
+    Payload,
+    action_actor,
+    day_text,
+    epoch_text,
+    ids_in,
+    keys,
+    phase_changed,
+    phase_moved,
+    register_texts,
+    short,
+    text_or,
+)
+from games.models import TRANSITION_LABELS
+from werewolf.engine import Ruleset, get_ruleset
+
+
+@dataclass
+class Lookup:
+    rs: Ruleset | None
+    roles: dict[int, str] = field(default_factory=dict)  # character id -> role key
+
+    def role(self, key: Any) -> str:
+        role = self.rs.roles.get(str(key)) if self.rs is not None else None
+        return role.name if role is not None else ""
+
+    def faction(self, key: Any) -> str:
+        faction = self.rs.factions.get(str(key)) if self.rs is not None else None
+        return faction.name if faction is not None else _("某阵营")
+
+    def skill(self, key: Any) -> str:
+        skill = self.rs.skills.get(str(key)) if self.rs is not None else None
+        return skill.name if skill is not None else _("技能")
+
+    def step(self, key: Any) -> str:
+        if self.rs is not None:
+            for step in self.rs.night_steps:
+                if step.key == key:
+                    return step.name
+        return _("夜间行动")
+
+
+def _context(ctx: LogContext) -> Lookup:
+    from werewolf import store
+    from werewolf.errors import NotSetUp
+
+    try:
+        rs: Ruleset | None = get_ruleset(ctx.game.ruleset)
+    except (KeyError, LookupError, ValueError):
+        rs = None  # a post whose ruleset is not written yet: payload texts only
+    look = Lookup(rs=rs)
+    try:
+        state = store.state_load(ctx.game)
+    except NotSetUp:
+        return look
+    look.roles = {pid: p.role for pid, p in state.players.items()}
+    return look
+
+
+def _look(ctx: LogContext) -> Lookup:
+    return ctx.extra if isinstance(ctx.extra, Lookup) else Lookup(rs=None)
+
+
+def who(cid: Any, ctx: LogContext) -> str:
+    """A player as the directors read it: its role, then its name (``先知 P6``)."""
+    look = _look(ctx)
+    try:
+        role = look.role(look.roles.get(int(cid), ""))
+    except (TypeError, ValueError):
+        role = ""
+    name = ctx.name(cid)
+    return f"{role} {name}" if role else name
+
+
+def _subject(ctx: LogContext) -> str:
+    return who(ctx.subject_id(), ctx)
+
+
+def _named(rows: Any, ctx: LogContext) -> str:
+    shown = []
+    for row in rows or []:
+        if isinstance(row, Mapping):
+            shown.append(str(row.get("name") or ctx.name(row.get("id"))))
+        else:
+            shown.append(ctx.name(row))
+    return "、".join(shown) if shown else _("无")
+
+
+def _target(p: Payload, ctx: LogContext) -> str:
+    if p.get("target") is None:
+        return _("（无目标）")
+    return str(p.get("target_name") or ctx.name(p["target"]))
+
+
+# --- the deal --------------------------------------------------------------------------------
+
+
+def _deal(p: Payload, ctx: LogContext) -> str:
+    look = _look(ctx)
+    roles = {int(k): str(v) for k, v in (p.get("roles") or {}).items()}
+    look.roles.update(roles)  # a re-deal: what later lines of this render say
+    by_role: dict[str, list[str]] = {}
+    for cid, role in roles.items():
+        by_role.setdefault(look.role(role) or _("未知身份"), []).append(ctx.name(cid))
+    shown = "；".join(f"{role} {'、'.join(names)}" for role, names in by_role.items())
+    return _("发身份：%(roles)s") % {"roles": shown or _("无")}
+
+
+def _role_card(p: Payload, ctx: LogContext) -> str:
+    skills = _("技能 %(list)s") % {
+        "list": "、".join(f"[{s.get('name')}]" for s in p.get("skills") or []) or _("无")
+    }
+    return _(
+        "%(name)s 收到身份牌：%(role)s（%(faction)s），表演 %(act)s，挡刀 %(block)s，%(skills)s"
+    ) % {
+        "name": ctx.subject(),
+        "role": p.get("name", ""),
+        "faction": p.get("faction_name", ""),
+        "act": p.get("act", 0),
+        "block": p.get("block", 0),
+        "skills": skills,
+    }
+
+
+def _team(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 得知%(faction)s成员：%(members)s") % {
+        "name": ctx.subject(),
+        "faction": _look(ctx).faction(p.get("faction")),
+        "members": _named(p.get("members"), ctx),
+    }
+
+
+# --- the night -------------------------------------------------------------------------------
+
+
+def _night_open(p: Payload, ctx: LogContext) -> str:
+    return _("%(day)s夜晚开始，夜间技能可以提交") % {"day": day_text(p.get("day"))}
+
+
+def _step_open(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 的「%(step)s」开始，截止 %(deadline)s") % {
+        "name": _subject(ctx),
+        "step": p.get("name") or _look(ctx).step(p.get("step")),
+        "deadline": epoch_text(p.get("deadline")) or _("（未定）"),
+    }
+
+
+def _submitted(p: Payload, ctx: LogContext) -> str:
+    skill = p.get("name") or _look(ctx).skill(p.get("skill"))
+    actor = who(p["actor"], ctx) if "actor" in p else _subject(ctx)
+    return _("%(actor)s 提交[%(skill)s]：%(target)s") % {
+        "actor": actor,
+        "skill": skill,
+        "target": _target(p, ctx),
+    }
+
+
+def _team_pick(p: Payload, ctx: LogContext) -> str:
+    return _("%(by)s 为团队提交[%(skill)s]：%(target)s") % {
+        "by": who(p.get("by"), ctx),
+        "skill": p.get("name") or _look(ctx).skill(p.get("skill")),
+        "target": _target(p, ctx),
+    }
+
+
+def _team_vote(p: Payload, ctx: LogContext) -> str:
+    return _("%(by)s 在[选举]中投给 %(target)s") % {
+        "by": who(p.get("by"), ctx),
+        "target": _target(p, ctx),
+    }
+
+
+def _leader(p: Payload, ctx: LogContext) -> str:
+    if "votes" not in p:
+        return _("%(name)s 得知主刀狼：%(leader)s") % {
+            "name": ctx.subject(),
+            "leader": p.get("name") or ctx.name(p.get("leader")),
+        }
+    votes: dict[str, int] = {}
+    for target in (p.get("votes") or {}).values():
+        if target is not None:
+            votes[ctx.name(target)] = votes.get(ctx.name(target), 0) + 1
+    text = _("选举结果：%(leader)s 成为主刀狼（得票：%(votes)s）") % {
+        "leader": who(p.get("leader"), ctx),
+        "votes": "、".join(f"{n} {v}" for n, v in votes.items()) or _("无人投票"),
+    }
+    pool = p.get("drawn_from") or []
+    if len(pool) > 1:
+        text += _("，由种子从 %(pool)s 中抽出") % {"pool": ctx.names_of(pool)}
+    return text
+
+
+def _forgone(p: Payload, ctx: LogContext) -> str:
+    actor = who(p["actor"], ctx) if "actor" in p else _subject(ctx)
+    return _("%(actor)s 放弃[%(skill)s]") % {
+        "actor": actor,
+        "skill": p.get("name") or _look(ctx).skill(p.get("skill")),
+    }
+
+
+def _forfeited(p: Payload, ctx: LogContext) -> str:
+    look = _look(ctx)
+    actor = who(p["actor"], ctx) if "actor" in p else _subject(ctx)
+    what = (
+        f"「{p.get('name') or look.step(p['step'])}」"
+        if "step" in p
+        else f"[{p.get('name') or look.skill(p.get('skill'))}]"
+    )
+    text = _("%(actor)s 未在时限内行动，视为放弃%(what)s") % {"actor": actor, "what": what}
+    forced = p.get("forced") or []
+    if forced:
+        text += _("（其中<强制>技能：%(skills)s）") % {
+            "skills": "、".join(f"[{look.skill(s)}]" for s in forced)
+        }
+    return text
+
+
+def _sense(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s [%(skill)s]得知今晚的有效指杀目标：%(targets)s") % {
+        "name": _subject(ctx),
+        "skill": p.get("skill", ""),
+        "targets": _named(p.get("targets"), ctx),
+    }
+
+
+def _hits(hits: Any, ctx: LogContext) -> str:
+    shown = [f"{ctx.name(h[0])}（{h[1]}）" for h in hits or [] if isinstance(h, list) and h]
+    return "、".join(shown) if shown else _("无人")
+
+
+def _night_draft(p: Payload, ctx: LogContext) -> str:
+    trace = "".join(str(t.get("text", "")) for t in p.get("trace") or [])
+    return _("%(day)s夜晚结算草稿：出局 %(outs)s。过程：%(trace)s") % {
+        "day": day_text(p.get("day")),
+        "outs": _hits(p.get("outs"), ctx),
+        "trace": trace or _("无"),
+    }
+
+
+def _night_override(p: Payload, ctx: LogContext) -> str:
+    text = _("导演修改夜晚结算：出局 %(applied)s（草稿为 %(engine)s）") % {
+        "applied": _hits(p.get("applied"), ctx),
+        "engine": _hits(p.get("engine"), ctx),
+    }
+    if "feedback_applied" in p:
+        changed = [ctx.name(pid) for pid in (p.get("feedback_applied") or {})]
+        text += _("；修改私信反馈：%(names)s") % {"names": "、".join(changed) or _("无")}
+    if "effects_applied" in p:
+        text += _("；调整了夜间效果")
+    return text
+
+
+def _out(p: Payload, ctx: LogContext) -> str:
+    if "role" in p:
+        return _("%(name)s（%(role)s）出局：%(cause)s") % {
+            "name": p.get("name") or ctx.name(p.get("id")),
+            "role": p.get("role", ""),
+            "cause": p.get("cause", ""),
+        }
+    when = _("夜间") if p.get("night") else _("白天")
+    return _("%(name)s 出局（%(cause)s，%(day)s%(when)s）") % {
+        "name": who(p.get("id"), ctx),
+        "cause": p.get("cause", ""),
+        "day": day_text(p.get("day")),
+        "when": when,
+    }
+
+
+def _you_are_out(p: Payload, ctx: LogContext) -> str:
+    if p.get("cause"):
+        return _("%(name)s 被告知自己已出局（%(cause)s）") % {
+            "name": ctx.subject(),
+            "cause": p["cause"],
+        }
+    return _("%(name)s 被告知自己昨夜出局") % {"name": ctx.subject()}
+
+
+def _window_open(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 可在 %(until)s 前发动[%(skill)s]") % {
+        "name": _subject(ctx),
+        "until": epoch_text(p.get("until")) or _("时限内"),
+        "skill": p.get("name") or _look(ctx).skill(p.get("skill")),
+    }
+
+
+def _feedback(p: Payload, ctx: LogContext) -> str:
+    kind = p.get("kind")
+    name = _subject(ctx)
+    if kind == "divine":
+        target = p.get("target_name") or ctx.name(p.get("target"))
+        if p.get("failed"):
+            return _("%(name)s 的查验结果：%(target)s 查验无效") % {"name": name, "target": target}
+        return _("%(name)s 的查验结果：%(target)s 是%(role)s") % {
+            "name": name,
+            "target": target,
+            "role": p.get("role", ""),
+        }
+    if kind == "longevity":
+        return _("%(name)s 被告知[长生]已发动，没有出局") % {"name": name}
+    if kind == "note":
+        return _("导演私信 %(name)s：「%(text)s」") % {
+            "name": ctx.subject(),
+            "text": p.get("text", ""),
+        }
+    return _("%(name)s 收到夜晚反馈") % {"name": name}
+
+
+# --- the day ---------------------------------------------------------------------------------
+
+
+def _day_open(p: Payload, ctx: LogContext) -> str:
+    return _("%(day)s开门：昨夜出局 %(outs)s") % {
+        "day": day_text(p.get("day")),
+        "outs": _named(p.get("night_out"), ctx),
+    }
+
+
+def _vote_result(p: Payload, ctx: LogContext) -> str:
+    totals = [
+        _("%(name)s %(votes)s 票") % {"name": t[1], "votes": t[2]}
+        for t in p.get("totals") or []
+        if isinstance(t, list) and len(t) >= 3
+    ]
+    text = _("%(day)s投票结果：%(totals)s") % {
+        "day": day_text(p.get("day")),
+        "totals": "、".join(totals) or _("无有效票"),
+    }
+    return text + (_("（平票）") if p.get("tie") else "")
+
+
+def _ballot(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 在网页投票：%(target)s") % {"name": ctx.subject(), "target": _target(p, ctx)}
+
+
+def _skills_lost(p: Payload, ctx: LogContext) -> str:
+    if "faction" in p:
+        return _("%(faction)s失去全部技能") % {"faction": _look(ctx).faction(p["faction"])}
+    return _("%(name)s 被告知失去了全部技能") % {"name": _subject(ctx)}
+
+
+def _faction_lost(p: Payload, ctx: LogContext) -> str:
+    return _("%(faction)s判负（%(why)s），仅导演可见，游戏结束时公布") % {
+        "faction": _look(ctx).faction(p.get("faction")),
+        "why": p.get("why") or _("未写原因"),
+    }
+
+
+def _surrender_asked(p: Payload, ctx: LogContext) -> str:
+    if "faction" in p:
+        return _("%(by)s 提议%(faction)s投降") % {
+            "by": who(p.get("by"), ctx),
+            "faction": _look(ctx).faction(p["faction"]),
+        }
+    return _("%(name)s 得知 %(by)s 提议投降") % {
+        "name": ctx.subject(),
+        "by": p.get("by_name") or ctx.name(p.get("by")),
+    }
+
+
+def _surrender_refused(p: Payload, ctx: LogContext) -> str:
+    if "by_name" in p:
+        return _("%(name)s 得知 %(by)s 拒绝投降，投降取消") % {
+            "name": ctx.subject(),
+            "by": p["by_name"],
+        }
+    return _("%(by)s 拒绝投降，投降取消") % {"by": who(p.get("by"), ctx)}
+
+
+def _game_over(p: Payload, ctx: LogContext) -> str:
+    roles = [
+        f"{r.get('name') or ctx.name(r.get('id'))} {r.get('role', '')}"
+        for r in p.get("roles") or []
+    ]
+    winner = p.get("winner_name") or (_look(ctx).faction(p["winner"]) if p.get("winner") else "")
+    head = _("游戏结束：%(winner)s获胜") % {"winner": winner} if winner else _("游戏结束：无人获胜")
+    return head + _("；身份揭晓：%(roles)s") % {"roles": "、".join(roles) or _("无")}
+
+
+RED_CARD_EFFECTS = {"eliminate": L("出局"), "idle": L("进入挂机状态")}
+
+
+def _red_card(p: Payload, ctx: LogContext) -> str:
+    effect = RED_CARD_EFFECTS.get(str(p.get("effect")))
+    text = _("%(name)s 被红牌罚下") % {"name": p.get("name") or ctx.name(p.get("character"))}
+    return text + (f"：{effect}" if effect else "")
+
+
+def _pull_failed(p: Payload, ctx: LogContext) -> str:
+    return _("%(day)s关门前最后一次拉取投票帖失败（按已存的帖子计票）：%(text)s") % {
+        "day": day_text(p.get("day")),
+        "text": short(p.get("text"), 100) or _("原因不明"),
+    }
+
+
+OPS = {
+    "setup": L("发身份"),
+    "deal": L("重新发身份"),
+    "night_open": L("夜晚开始"),
+    "deadline_pass": L("时限检查"),
+    "night_resolve": L("夜晚结算草稿"),
+    "night_publish": L("公布夜晚结算"),
+    "day_vote": L("白天投票结算"),
+    "red_card": L("红牌罚下"),
+    "faction_forfeit": L("阵营判负"),
+}
+ACTIONS = {
+    "use_skill": L("发动技能"),
+    "forgo": L("放弃技能"),
+    "surrender": L("投降"),
+    "surrender_answer": L("回应投降"),
+    "vote": L("网页投票"),
+}
+
+
+def _op(op: Any) -> str:
+    label = OPS.get(str(op)) or TRANSITION_LABELS.get(str(op))
+    return str(label) if label is not None else _("其他")
+
+
+def _engine_step(p: Payload, ctx: LogContext) -> str:
+    if p.get("op") == "action":
+        action = p.get("action") or {}
+        label = ACTIONS.get(str(action.get("kind")))
+        what = str(label) if label is not None else _("行动")
+        if action.get("skill"):
+            what += f"[{_look(ctx).skill(action['skill'])}]"
+        return _("引擎步骤：%(name)s 的行动（%(what)s）") % {
+            "name": ctx.name(action.get("actor")),
+            "what": what,
+        }
+    return _("引擎步骤：%(op)s") % {"op": _op(p.get("op"))}
+
+
+def _step_skipped(p: Payload, ctx: LogContext) -> str:
+    return _("定时步骤「%(op)s」未执行（引擎拒绝），游戏状态不变") % {"op": _op(p.get("op"))}
+
+
+def _firsts(name: str) -> CharactersFn:
+    """The characters first in each row of a list (``[[id, cause], ...]``)."""
+    return lambda p: ids_in([row[0] for row in p.get(name) or [] if row])
+
+
+def _day_moves(p: Payload) -> tuple[int, str] | None:
+    return phase_moved(p) if p.get("transition") in ("day_open", "day_close") else None
+
+
+TEXTS: dict[str, EventText] = {
+    "deal": EventText(L("发身份"), _deal),
+    "role_card": EventText(L("发身份"), _role_card),
+    "team": EventText(L("发身份"), _team, characters=keys("members")),
+    # A role game's night n comes before its day n (the engine's numbering): the night's own
+    # event moves the log to it, and the core's night transitions (no-ops here) do not.
+    "night_open": EventText(
+        L("阶段切换"), _night_open, phase=lambda p: (int(p.get("day") or 0), "night")
+    ),
+    "phase_changed": EventText(L("阶段切换"), phase_changed, phase=_day_moves),
+    "step_open": EventText(L("夜间行动"), _step_open),
+    "submitted": EventText(L("技能"), _submitted, characters=keys("actor", "target")),
+    "team_pick": EventText(L("技能"), _team_pick, characters=keys("by", "target")),
+    "team_vote": EventText(L("选举"), _team_vote, characters=keys("by", "target")),
+    "leader_elected": EventText(
+        L("选举"),
+        _leader,
+        characters=lambda p: ids_in(p.get("leader"), p.get("drawn_from")),
+    ),
+    "forgone": EventText(L("技能"), _forgone, characters=keys("actor")),
+    "forfeited": EventText(L("技能"), _forfeited, characters=keys("actor")),
+    "sense": EventText(L("技能"), _sense, characters=keys("targets")),
+    "night_draft": EventText(
+        L("夜晚结算"),
+        _night_draft,
+        characters=_firsts("outs"),
+    ),
+    "night_override": EventText(
+        L("导演干预"),
+        _night_override,
+        characters=_firsts("applied"),
+    ),
+    "out": EventText(L("出局"), _out, characters=keys("id")),
+    "you_are_out": EventText(L("出局"), _you_are_out),
+    "window_open": EventText(L("技能"), _window_open),
+    "feedback": EventText(L("夜晚反馈"), _feedback, characters=keys("target")),
+    "day_open": EventText(L("阶段切换"), _day_open, characters=keys("night_out")),
+    "vote_result": EventText(
+        L("投票结果"),
+        _vote_result,
+        characters=_firsts("totals"),
+    ),
+    "ballot": EventText(L("投票"), _ballot, characters=keys("target")),
+    "no_one_out": EventText(L("投票结果"), text_or("投票出现平票，无人出局。")),
+    "feign": EventText(L("技能"), text_or("白痴发动[装傻]"), characters=keys("id")),
+    "lost_feign": EventText(L("技能"), text_or("白痴失去[装傻]")),
+    "sacrifice": EventText(L("技能"), text_or("高僧发动[献身]"), characters=keys("id")),
+    "substitute": EventText(L("技能"), text_or("情痴代替出局"), characters=keys("target", "lover")),
+    "charm": EventText(L("技能"), text_or("梦中人发动[魅惑]")),
+    "shot": EventText(
+        L("技能"), text_or("猎人发动[最后一枪]"), characters=keys("hunter", "target")
+    ),
+    "sheriff": EventText(L("警长"), text_or("警长变更"), characters=keys("sheriff")),
+    "badge_withdrawn": EventText(L("警长"), text_or("警长由导演组收回")),
+    "skills_lost": EventText(L("技能"), _skills_lost),
+    "faction_lost": EventText(L("胜负"), _faction_lost),
+    "faction_forfeit": EventText(L("胜负"), text_or("阵营判负")),
+    "surrender_asked": EventText(L("投降"), _surrender_asked, characters=keys("by")),
+    "surrender_refused": EventText(L("投降"), _surrender_refused, characters=keys("by")),
+    "surrender": EventText(L("投降"), text_or("投降，判负")),
+    "game_over": EventText(L("游戏结束"), _game_over, characters=keys("roles")),
+    "red_card": EventText(L("判罚"), _red_card, characters=keys("character")),
+    "vote_reminder": EventText(L("投票提醒"), text_or("投票即将截止")),
+    "vote_thread_pull_failed": EventText(L("论坛"), _pull_failed),
+    "werewolf_step_skipped": EventText(L("引擎步骤"), _step_skipped),
+    "engine_step": EventText(
+        L("引擎步骤"),
+        _engine_step,
+        step=True,
+        characters=action_actor,
+    ),
+}
+
+register_texts("werewolf", TEXTS, context=_context)
