@@ -18,6 +18,15 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services
+from games.admin_prepare import (
+    GameChangeForm,
+    GameCreateForm,
+    credentials_issue_page,
+    kind_label,
+    prepare_url,
+    prepare_view,
+    ruleset_label,
+)
 from games.engine.errors import RuleError
 from games.models import (
     PHASE_LABELS,
@@ -26,6 +35,7 @@ from games.models import (
     Character,
     Event,
     Game,
+    GameStatus,
     Substitute,
     TimetableOverride,
 )
@@ -199,12 +209,17 @@ class DirectorScoped(admin.ModelAdmin):
 
 
 class CharacterInline(admin.TabularInline):
+    """The cast on the game's settings page: names and forum accounts are edited here before the
+    deal; what the rules decide (status, cause, order, 挂机) only ever changes through the
+    engine, so it is shown, never edited; nobody is added or removed once the cast is fixed."""
+
     model = Character
     extra = 0
     fields = (
         "name",
         "forum_uid",
         "forum_username",
+        "signup_floor",
         "status",
         "cause",
         "elimination_order",
@@ -213,7 +228,29 @@ class CharacterInline(admin.TabularInline):
         "has_password",
         "has_link",
     )
-    readonly_fields = ("has_password", "has_link")
+    readonly_fields = (
+        "status",
+        "cause",
+        "elimination_order",
+        "eliminated_day",
+        "idle",
+        "has_password",
+        "has_link",
+    )
+
+    def _cast_open(self, obj: Game | None) -> bool:
+        return obj is None or (obj.status == GameStatus.DRAFT and not services.game_dealt(obj))
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._cast_open(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._cast_open(obj) and super().has_delete_permission(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if self._cast_open(obj):
+            return self.readonly_fields
+        return ("name", "forum_uid", "forum_username", "signup_floor", *self.readonly_fields)
 
     @admin.display(boolean=True, description=_("已设密码"))
     def has_password(self, obj: Character) -> bool:
@@ -238,45 +275,83 @@ class DiceForm(forms.Form):
     sides = forms.IntegerField(label=_("面数"), min_value=2, max_value=1_000_000, initial=6)
 
 
+TIMETABLE_FIELDSET: Any = (
+    _("时间表（北京时间）"),
+    {
+        "fields": (
+            "start_date",
+            "day_open_time",
+            "day_close_time",
+            "night_open_time",
+            "night_end_time",
+            "night_close_time",
+            "day_span",
+            "weekend_extra",
+            "night_stages",
+            "change_reason",
+            "calendar",
+        )
+    },
+)
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
-        "forum_title",
-        "kind",
-        "ruleset",
+        "title_display",
+        "kind_display",
+        "ruleset_display",
         "status",
         "day",
         "phase",
         "next_due",
+        "manage",
         "control_room",
     )
     list_filter = ("status", "kind")
     search_fields = ("number", "title")
     filter_horizontal = ("directors",)
     inlines = (CharacterInline, TimetableOverrideInline)
-    readonly_fields = ("day", "phase", "seed_hash", "seq", "upcoming", "forum_sync", "ballots")
+    readonly_fields = (
+        "kind_display",
+        "ruleset_display",
+        "status",
+        "day",
+        "phase",
+        "seq",
+        "seed_hash",
+        "seed_revealed",
+        "upcoming",
+        "calendar",
+        "forum_sync",
+        "ballots",
+        "manage",
+    )
+    add_fieldsets = (
+        (None, {"fields": ("kind", "ruleset", "number", "title", "directors")}),
+        (_("时间表"), {"fields": ("start_date",)}),
+        (_("论坛"), {"fields": ("forum_site", "signup_thread", "rules_thread")}),
+    )
     fieldsets = (
-        (None, {"fields": ("kind", "ruleset", "number", "title", "status", "directors")}),
         (
-            _("时间表（北京时间）"),
+            None,
             {
                 "fields": (
-                    "start_date",
-                    "day_open_time",
-                    "day_close_time",
-                    "night_open_time",
-                    "night_end_time",
-                    "night_close_time",
-                    "upcoming",
+                    "manage",
+                    "kind_display",
+                    "ruleset_display",
+                    "title",
+                    "status",
+                    "directors",
                 )
             },
         ),
-        (_("进程"), {"fields": ("day", "phase", "seq", "seed_hash", "seed_revealed")}),
+        TIMETABLE_FIELDSET,
+        (_("进程"), {"fields": ("day", "phase", "seq", "seed_hash", "seed_revealed", "upcoming")}),
         (_("论坛"), {"fields": ("forum_site", "forum_sync", "ballots")}),
     )
     actions = (
         "generate_passwords",
-        "issue_links",
         "revoke_links",
         "advance_phase",
         "roll_dice",
@@ -286,21 +361,112 @@ class GameAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return selectors.games_for_director(user=request_director(request))
 
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.add_fieldsets if obj is None else self.fieldsets
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
+        return () if obj is None else self.inlines
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        kwargs["form"] = GameCreateForm if obj is None else GameChangeForm
+        kwargs["fields"] = None  # the forms say which fields they have
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_urls(self) -> list[Any]:
+        from django.urls import path
+
+        return [
+            path(
+                "<int:game_id>/prepare/",
+                self.admin_site.admin_view(self.prepare),
+                name="games_game_prepare",
+            ),
+            *super().get_urls(),
+        ]
+
+    def prepare(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = directed_game(request, game_id)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta}
+        return prepare_view(request, game, context, request_director(request))
+
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
         if not change:
+            data = form.cleaned_data
+            directors = list(data.get("directors") or [])
+            if not request.user.is_superuser:
+                directors.append(request_director(request))
             created = services.game_create(
-                kind=obj.kind,
-                ruleset=obj.ruleset,
-                number=obj.number,
-                title=obj.title,
-                start_date=obj.start_date,
-                status=obj.status,
+                kind=data["kind"],
+                ruleset=data["ruleset"],
+                number=data["number"],
+                title=data["title"],
+                start_date=data.get("start_date"),
+                directors=directors,
+                forum_site=data.get("forum_site"),
+                signup_thread=data.get("signup_thread", ""),
+                rules_thread=data.get("rules_thread", ""),
             )
-            obj.pk, obj.seed, obj.seed_hash = created.pk, created.seed, created.seed_hash
+            obj.__dict__.update(created.__dict__)
             obj._state.adding = False
+            return
+        # The timetable goes through its service (logged, with the reason once live); the
+        # rest of the form is plain settings.
+        values = {
+            f: form.cleaned_data[f] for f in services.TIMETABLE_FIELDS if f in form.cleaned_data
+        }
+        current = Game.objects.get(pk=obj.pk)
+        for name in values:
+            setattr(obj, name, getattr(current, name))
         super().save_model(request, obj, form, change)
-        if not change and not request.user.is_superuser:
-            obj.directors.add(request_director(request))
+        services.game_timetable_set(
+            game=obj,
+            director=request_director(request),
+            values=values,
+            reason=form.cleaned_data.get("change_reason", ""),
+        )
+        obj.refresh_from_db()
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        if not change:
+            return  # game_create set the directors (the creator among them) and threads
+        super().save_related(request, form, formsets, change)
+
+    def response_add(
+        self, request: HttpRequest, obj: Game, post_url_continue: str | None = None
+    ) -> HttpResponse:
+        # After creating, the director goes on to the game's page: cast, credentials, start.
+        if "_addanother" in request.POST or "_continue" in request.POST:
+            return super().response_add(request, obj, post_url_continue)
+        messages.success(request, _("已创建 %(game)s，接下来导入报名名单。") % {"game": obj})
+        return HttpResponseRedirect(prepare_url(obj))
+
+    @admin.display(description=_("游戏"), ordering="number")
+    def title_display(self, obj: Game) -> str:
+        return obj.forum_title
+
+    @admin.display(description=_("类型"), ordering="kind")
+    def kind_display(self, obj: Game) -> str:
+        return kind_label(obj)
+
+    @admin.display(description=_("规则集"), ordering="ruleset")
+    def ruleset_display(self, obj: Game) -> str:
+        return ruleset_label(obj)
+
+    @admin.display(description=_("开局与管理"))
+    def manage(self, obj: Game) -> str:
+        if not obj.pk:
+            return "—"
+        return format_html('<a href="{}">{}</a>', prepare_url(obj), _("开局与管理"))
+
+    @admin.display(description=_("日程（北京时间）"))
+    def calendar(self, obj: Game) -> str:
+        if not obj.pk:
+            return "—"
+        return render_to_string(
+            "admin/games/_calendar.html", {"calendar": selectors.game_calendar(game=obj)}
+        )
 
     @admin.display(description=_("控制室"))
     def control_room(self, obj: Game) -> str:
@@ -343,39 +509,15 @@ class GameAdmin(admin.ModelAdmin):
             ),
         )
 
-    def _credentials_page(
-        self, request: HttpRequest, title: str, rows: list[tuple[Game, Any]], link: bool
-    ) -> HttpResponse:
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "rows": rows,
-            "link": link,
-            "host": request.get_host(),
-            "scheme": request.scheme,
-        }
-        return TemplateResponse(request, "admin/games/credentials.html", context)
-
-    @admin.action(description=_("生成（重置）所有角色密码"))
+    @admin.action(description=_("生成（重置）所有角色的密码和登录链接"))
     def generate_passwords(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        rows = [
-            (
-                game,
-                services.character_passwords_generate(
-                    game=game, director=request_director(request)
-                ),
-            )
-            for game in queryset
-        ]
-        return self._credentials_page(request, str(_("角色密码（只显示这一次）")), rows, False)
-
-    @admin.action(description=_("生成（重置）所有角色的登录链接"))
-    def issue_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        rows = [
-            (game, services.character_links_issue(game=game, director=request_director(request)))
-            for game in queryset
-        ]
-        return self._credentials_page(request, str(_("登录链接（只显示这一次）")), rows, True)
+        games = list(queryset[:2])
+        if len(games) != 1:
+            self.message_user(request, _("请只选择一局游戏。"), messages.ERROR)
+            return None
+        # The game's page does it, with the copyable block and the forum's private messages.
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta}
+        return credentials_issue_page(request, games[0], context, request_director(request))
 
     @admin.action(description=_("作废所有角色的登录链接"))
     def revoke_links(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:

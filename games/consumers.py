@@ -11,6 +11,8 @@ from games import selectors
 from games.models import Game
 
 REFUSED = 4403
+# The character's credentials were reset (a new password, a substitute): sign in again.
+REVOKED = 4401
 
 
 def _groups_for(game_id: int, session: Any, user: Any) -> tuple[list[str], dict[str, int]]:
@@ -54,3 +56,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def game_event(self, message: dict[str, Any]) -> None:
         for text in message["texts"]:
             await self.send(text_data=text)
+
+    async def session_revoked(self, message: dict[str, Any]) -> None:
+        await self.close(code=REVOKED)

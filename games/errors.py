@@ -75,3 +75,55 @@ class BadIdempotencyKey(RuleError):
     status = 400
     message = "Idempotency-Key 须为 1 到 64 个字母、数字、- 或 _。"
     message_en = "Idempotency-Key must be 1 to 64 letters, digits, - or _."
+
+
+class UnknownRuleset(RuleError):
+    code = "unknown_ruleset"
+    status = 400
+    message = "该类型没有这个规则集。"
+    message_en = "This game kind has no such ruleset."
+
+
+class DuplicateNumber(RuleError):
+    code = "duplicate_number"
+    status = 409
+    message = "已有同编号的游戏。"
+    message_en = "A game with this number exists already."
+
+
+class CastLocked(RuleError):
+    code = "cast_locked"
+    status = 409
+    message = "游戏已开始（或已发牌），不能再添加或删除角色；中途换人请登记替补。"
+    message_en = (
+        "The game has started (or been dealt): no character can be added or removed; "
+        "record a substitute instead."
+    )
+
+
+class DuplicateCharacter(RuleError):
+    code = "duplicate_character"
+    status = 409
+    message = "本局已有同名角色或同一论坛账号。"
+    message_en = "The game already has a character of this name or forum account."
+
+
+class SubstituteExists(RuleError):
+    code = "substitute_exists"
+    status = 409
+    message = "每名角色仅限更换一次替补，该角色已经更换过。"
+    message_en = "Each character may be substituted only once; this one has been."
+
+
+class NotStartable(RuleError):
+    code = "not_startable"
+    status = 409
+    message = "游戏还不能开始。"
+    message_en = "The game cannot start yet."
+
+
+class NoSignupThread(RuleError):
+    code = "no_signup_thread"
+    status = 409
+    message = "本局还没有登记报名帖。"
+    message_en = "No sign-up thread is registered for this game."

@@ -168,3 +168,18 @@ async def _send_all(layer: Any, texts: Texts) -> None:
             for group, group_texts in texts
         )
     )
+
+
+SESSION_REVOKED_TYPE = "session.revoked"
+
+
+def sockets_close(game_id: int, character_ids: Iterable[int]) -> None:
+    """Close the open sockets of these characters (their credentials were reset): each
+    consumer in the character's group closes itself; the next connect must sign in again."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for character_id in character_ids:
+        async_to_sync(layer.group_send)(
+            group_character(game_id, character_id), {"type": SESSION_REVOKED_TYPE}
+        )

@@ -158,9 +158,6 @@ class Character(models.Model):
     bot = models.BooleanField(_("机器人"), default=False)
     # The floor of its sign-up post (报名帖): the 电梯楼 order of rulesets that use it.
     signup_floor = models.PositiveIntegerField(_("报名楼层"), null=True, blank=True)
-    # Bumped when the character's password or link is reset or a substitute takes over: a
-    # session or socket opened under an older number is no longer this character's.
-    login_generation = models.PositiveIntegerField(default=0, editable=False)
     # Keyed digests only (HMAC with PASSWORD_DIGEST_KEY); unique so a login is one index lookup.
     # NULL, not "", for "none": many characters may lack one, and "" would break uniqueness.
     password_digest = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
@@ -178,6 +175,23 @@ class Character(models.Model):
     @property
     def is_alive(self) -> bool:
         return self.status == CharacterStatus.ALIVE
+
+
+class CharacterSession(models.Model):
+    """A session signed in as a character: what a credential reset signs out (the session store
+    cannot be searched by its contents)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    session_key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["character", "session_key"], name="uniq_char_session")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} · {self.session_key[:6]}…"
 
 
 class Substitute(models.Model):

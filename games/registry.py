@@ -37,6 +37,12 @@ DayVotersReader = Callable[["Game", int], "frozenset[int] | None"]
 # items, the ranking or the winner, the royale's nightly maps. Only ever called for a game whose
 # seed is revealed; the result is cached with the rendered archive.
 ArchiveReader = Callable[["Game"], "ArchiveFacts"]
+# Whether the kind's starting state is dealt (items scattered, roles given): from then on the
+# cast is the engine's and no character may be added or removed.
+DealtReader = Callable[["Game"], bool]
+# The kind's part of the start (the core's ``game_start``, the game locked and just made
+# live), returning its events: e.g. a role game whose flow begins with a night opens it.
+StartHandler = Callable[["Game", datetime], Sequence[GameEvent]]
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,10 @@ class GameKind:
     day_voters: DayVotersReader | None = None
     # 揭秘 for the archive page; None: the archive shows the log, rolls and seed only.
     archive: ArchiveReader | None = None
+    dealt: DealtReader | None = None
+    start: StartHandler | None = None
+    # The admin URL name (taking the game id) of the page where the director deals.
+    deal_page: str | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -149,3 +149,47 @@ def rolls_logged(*, game: Game) -> list[tuple[int, str, Any]]:
         .values_list("seq", "kind", "payload")
     )
     return [(seq, kind, roll) for seq, kind, payload in rows for roll in payload["rolls"]]
+
+
+# --- a game's preparation: the calendar, what the start still needs -----------------------------
+
+WEEKDAYS = "一二三四五六日"
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    day: int
+    dates: str  # 北京时间, e.g. "12月1日（周二）至 12月2日（周三）"
+    steps: list[tuple[str, str]]  # (transition label, "12月2日 21:00")
+    stages: list[tuple[str, str]]  # (time, label) of the night's deadlines
+    current: bool
+
+
+def _date_text(day: Any) -> str:
+    return f"{day.month}月{day.day}日（周{WEEKDAYS[day.weekday()]}）"
+
+
+def game_calendar(*, game: Game, days: int | None = None) -> list[CalendarDay]:
+    """Every game day's dates and transitions in 北京时间, as the timetable (with the
+    director's per-day changes) has them; empty without a date for day 1."""
+    from games.models import TRANSITION_LABELS
+
+    if game.start_date is None:
+        return []
+    timetable = game.timetable()
+    count = days or max(tt.schedule_for(game.ruleset).days, game.day)
+    stages = [(str(s.get("at", "")), str(s.get("label", ""))) for s in game.night_stages or []]
+    calendar = []
+    for day in range(1, count + 1):
+        first, last = timetable.day_dates(day)
+        dates = _date_text(first) if first == last else f"{_date_text(first)} 至 {_date_text(last)}"
+        steps = [
+            (
+                str(TRANSITION_LABELS[kind]),
+                f"{at.astimezone(tt.BEIJING).month}月{at.astimezone(tt.BEIJING).day}日 "
+                f"{at.astimezone(tt.BEIJING):%H:%M}",
+            )
+            for kind, at in timetable.day_schedule(day)
+        ]
+        calendar.append(CalendarDay(day, dates, steps, stages, day == game.day))
+    return calendar

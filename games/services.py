@@ -3,33 +3,53 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from games import credentials, live, throttle
 from games.engine import dice
 from games.engine import timetable as tt
-from games.engine.errors import InvalidInput, NotFound
+from games.engine.errors import InvalidInput, NotFound, RuleError
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
-from games.errors import CloseMoveRefused, GameNotLive, LoginFailed, NoStartDate
+from games.errors import (
+    CastLocked,
+    CloseMoveRefused,
+    DuplicateNumber,
+    GameNotLive,
+    LoginFailed,
+    NoSignupThread,
+    NoStartDate,
+    NotStartable,
+    SubstituteExists,
+    UnknownRuleset,
+)
 from games.models import (
     Announcement,
     AnnouncementStatus,
+    Assistant,
     Character,
+    CharacterSession,
     Event,
+    ForumSite,
+    ForumThread,
     Game,
     GameStatus,
+    Substitute,
+    ThreadKind,
     TimetableOverride,
     TransitionRecord,
 )
 from games.registry import core_transitions, kind_get
+from games.selectors import SESSION_KEY
 
 logger = logging.getLogger(__name__)
 
@@ -49,29 +69,6 @@ def reason_required(reason: str) -> str:
     if not reason:
         raise InvalidInput("请填写理由。", message_en="A reason is required.")
     return reason
-
-
-def game_create(
-    *,
-    kind: str,
-    ruleset: str,
-    number: str,
-    title: str,
-    start_date: date | None = None,
-    status: str = GameStatus.DRAFT,
-) -> Game:
-    kind_get(kind)  # refuses unknown kinds
-    seed = dice.seed_new()
-    return Game.objects.create(
-        kind=kind,
-        ruleset=ruleset,
-        number=number,
-        title=title,
-        start_date=start_date,
-        status=status,
-        seed=seed,
-        seed_hash=dice.seed_hash(seed),
-    )
 
 
 def events_append(
@@ -168,6 +165,9 @@ def _credentials_set(
                 issued.append(IssuedCredential(character, secret))
         event = GameEvent(event_kind, DIRECTORS, {"characters": [c.name for c in targets]})
         events_append(game=locked, events=[event], now=timezone.now(), director=director)
+        # Whoever was signed in with the old secret is signed out, sockets included.
+        ids = [c.pk for c in targets]
+        transaction.on_commit(partial(_sessions_end, locked.pk, ids))
     return issued
 
 
@@ -502,3 +502,546 @@ def groups_ensure() -> None:
             content_type__app_label="games", content_type__model__in=_STAFF_MODELS
         ).exclude(codename__startswith="delete_")
     )
+
+
+# --- a real game's life: creation, cast, credentials, start, substitutes ------------------------
+
+NUMBER_PATTERN = re.compile(r"^\w{1,16}$")
+
+
+def game_create(
+    *,
+    kind: str,
+    ruleset: str,
+    number: str,
+    title: str,
+    start_date: date | None = None,
+    status: str = GameStatus.DRAFT,
+    directors: Sequence[User] = (),
+    forum_site: ForumSite | None = None,
+    signup_thread: str = "",
+    rules_thread: str = "",
+) -> Game:
+    """A new game of a registered kind and ruleset, with the ruleset's default schedule (data,
+    editable afterwards), its sign-up and rules threads, and a fresh secret seed whose SHA-256
+    is public from now on. Bad input raises and creates nothing."""
+    game_create_check(
+        kind=kind,
+        ruleset=ruleset,
+        number=number,
+        title=title,
+        forum_site=forum_site,
+        threads=(signup_thread, rules_thread),
+    )
+    number, title = number.strip(), title.strip()
+    schedule = tt.schedule_for(ruleset)
+    seed = dice.seed_new()
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                kind=kind,
+                ruleset=ruleset,
+                number=number,
+                title=title,
+                start_date=start_date,
+                status=status,
+                seed=seed,
+                seed_hash=dice.seed_hash(seed),
+                forum_site=forum_site,
+                day_open_time=schedule.times["day_open"],
+                day_close_time=schedule.times["day_close"],
+                night_open_time=schedule.times["night_open"],
+                night_end_time=schedule.times["night_end"],
+                night_close_time=schedule.times["night_close"],
+                day_span=schedule.day_span,
+                weekend_extra=schedule.weekend_extra,
+                night_stages=[
+                    {"at": s.at.strftime("%H:%M"), "label": s.label} for s in schedule.night_stages
+                ],
+            )
+            if directors:
+                game.directors.add(*directors)
+            for thread_kind, external in (
+                (ThreadKind.SIGNUP, signup_thread),
+                (ThreadKind.RULES, rules_thread),
+            ):
+                if external.strip():
+                    ForumThread.objects.create(
+                        game=game, day=0, kind=thread_kind, external_id=external.strip()
+                    )
+    except IntegrityError:
+        raise DuplicateNumber() from None
+    game.refresh_from_db()
+    return game
+
+
+def game_create_check(
+    *,
+    kind: str,
+    ruleset: str,
+    number: str,
+    title: str,
+    forum_site: ForumSite | None,
+    threads: Sequence[str] = (),
+) -> None:
+    """What ``game_create`` refuses, checked apart so that a form can say it field by field."""
+    try:
+        game_kind = kind_get(kind)
+    except LookupError:
+        raise InvalidInput("没有这种游戏类型。", reason="unknown kind", field="kind") from None
+    if ruleset not in game_kind.rulesets:
+        raise UnknownRuleset(field="ruleset")
+    number = (number or "").strip()
+    if not NUMBER_PATTERN.match(number):
+        raise InvalidInput(
+            "编号须为 1 到 16 个字（数字、字母或汉字，不含空格和符号），如 256、061。", reason="bad number", field="number"
+        )
+    if Game.objects.filter(number=number).exists():
+        raise DuplicateNumber(field="number")
+    if not (title or "").strip():
+        raise InvalidInput("请填写标题。", reason="no title", field="title")
+    if any(t.strip() for t in threads) and forum_site is None:
+        raise InvalidInput(
+            "登记报名帖或规则帖前，请先选择论坛。",
+            reason="threads without forum",
+            field="forum_site",
+        )
+
+
+def game_dealt(game: Game) -> bool:
+    reader = kind_get(game.kind).dealt
+    return reader is not None and reader(game)
+
+
+def _cast_open(game: Game) -> None:
+    """The cast may change only before the start and before the deal."""
+    if game.status != GameStatus.DRAFT or game_dealt(game):
+        raise CastLocked()
+
+
+@dataclass(frozen=True)
+class CastEntry:
+    name: str
+    forum_username: str = ""
+    forum_uid: str = ""
+    floor: int | None = None
+
+
+@dataclass(frozen=True)
+class CastResult:
+    added: list[Character]
+    skipped: list[str]  # why each entry was not added, in Chinese
+
+
+def _cast_add(
+    *, game: Game, director: User | None, entries: Sequence[CastEntry], source: str
+) -> CastResult:
+    with transaction.atomic():
+        locked = game_lock(game)
+        _cast_open(locked)
+        existing = list(locked.characters.all())
+        names = {c.name for c in existing}
+        accounts = {c.forum_username for c in existing if c.forum_username}
+        uids = {c.forum_uid for c in existing if c.forum_uid}
+        added: list[Character] = []
+        skipped: list[str] = []
+        for entry in entries:
+            name = entry.name.strip()[:64]
+            if not name:
+                continue
+            if name in names:
+                skipped.append(f"{name}：同名角色已存在")
+                continue
+            if (entry.forum_username and entry.forum_username in accounts) or (
+                entry.forum_uid and entry.forum_uid in uids
+            ):
+                skipped.append(f"{name}：论坛账号 {entry.forum_username or entry.forum_uid} 已报名")
+                continue
+            added.append(
+                Character.objects.create(
+                    game=locked,
+                    name=name,
+                    forum_username=entry.forum_username[:64],
+                    forum_uid=entry.forum_uid[:32],
+                    signup_floor=entry.floor,
+                )
+            )
+            names.add(name)
+            if entry.forum_username:
+                accounts.add(entry.forum_username)
+            if entry.forum_uid:
+                uids.add(entry.forum_uid)
+        if added:
+            event = GameEvent(
+                "cast_added", DIRECTORS, {"names": [c.name for c in added], "source": source}
+            )
+            events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    return CastResult(added=added, skipped=skipped)
+
+
+# A sign-up floor names its 马甲 on a line such as ``马甲：琪露诺`` (or 角色/昵称/ID); without one
+# the forum account's name is the character's, which the director may then edit.
+SIGNUP_NAME = re.compile(r"(?:马甲|角色|角色名|昵称)\s*[:：]\s*(\S{1,64})")
+
+
+def cast_paste_parse(text: str) -> list[CastEntry]:
+    """One character a line: ``马甲 [论坛用户名 [论坛UID]]``, separated by tabs, spaces or
+    full-width spaces (the form a director copies from a sheet or QQ)."""
+    entries = []
+    for line in (text or "").splitlines():
+        parts = [p for p in re.split(r"[\t 　,，]+", line.strip()) if p]
+        if not parts:
+            continue
+        uid = parts[2] if len(parts) > 2 and parts[2].isdigit() else ""
+        entries.append(CastEntry(parts[0], parts[1] if len(parts) > 1 else "", uid))
+    return entries
+
+
+def cast_paste(*, game: Game, director: User | None, text: str) -> CastResult:
+    entries = cast_paste_parse(text)
+    if not entries:
+        raise InvalidInput("没有读到任何角色：每行一个，格式为 马甲 论坛用户名 论坛UID。")
+    return _cast_add(game=game, director=director, entries=entries, source="paste")
+
+
+def cast_import_signup(*, game: Game, director: User | None) -> CastResult:
+    """The cast from the 报名帖: the thread is synced through the forum adapter, and each
+    sign-up floor by a new account, in floor order (the 电梯楼 order), becomes a character
+    with that forum account. The opening post and the directors' posts are no sign-ups."""
+    from games.forum_services import forum_thread_sync  # the forum services import this module
+
+    _cast_open(game)
+    thread = ForumThread.objects.filter(game=game, day=0, kind=ThreadKind.SIGNUP).first()
+    if thread is None:
+        raise NoSignupThread()
+    forum_thread_sync(thread=thread, full=True)
+    director_names = set(game.director_accounts.values_list("forum_username", flat=True)) | set(
+        game.director_accounts.values_list("forum_uid", flat=True)
+    )
+    entries: list[CastEntry] = []
+    seen: set[str] = set()
+    posts = thread.posts.order_by("floor", "id")
+    first_floor = posts.values_list("floor", flat=True).first()
+    for post in posts:
+        account = post.author_uid or post.author
+        if (
+            post.floor == first_floor
+            or post.by_director
+            or post.anonymous
+            or account in seen
+            or post.author in director_names
+            or (post.author_uid and post.author_uid in director_names)
+        ):
+            continue
+        seen.add(account)
+        named = SIGNUP_NAME.search(post.text)
+        entries.append(
+            CastEntry(
+                named.group(1) if named else post.author,
+                post.author,
+                post.author_uid,
+                post.floor,
+            )
+        )
+    return _cast_add(game=game, director=director, entries=entries, source="signup")
+
+
+def character_remove(*, game: Game, director: User | None, character: Character) -> None:
+    with transaction.atomic():
+        locked = game_lock(game)
+        _cast_open(locked)
+        found = Character.objects.filter(pk=character.pk, game=locked).first()
+        if found is None:
+            raise NotFound()
+        # A character that has been in the log stays: the log never loses a name.
+        if (
+            Event.objects.filter(game=locked)
+            .filter(models.Q(actor=found) | models.Q(audience_character=found))
+            .exists()
+        ):
+            raise CastLocked("该角色已出现在日志中，不能删除。")
+        name = found.name
+        found.delete()
+        event = GameEvent("cast_removed", DIRECTORS, {"names": [name]})
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+
+
+def character_credentials_reset(
+    *, game: Game, director: User | None, character: Character
+) -> tuple[IssuedCredential, IssuedCredential]:
+    """A new password and a new login link for one character of ``game``; its old ones, its
+    signed-in sessions and its open sockets stop at once."""
+    if character.game_id != game.pk:
+        raise NotFound()
+    with transaction.atomic():
+        password = character_passwords_generate(
+            game=game, director=director, characters=[character]
+        )[0]
+        link = character_links_issue(game=game, director=director, characters=[character])[0]
+    return password, link
+
+
+def _sessions_end(game_id: int, character_ids: Sequence[int]) -> None:
+    """Sign the characters out of every session they were signed in to and close their open
+    sockets (after the commit that changed their credentials)."""
+    from importlib import import_module
+
+    from django.contrib.sessions.backends.base import SessionBase
+
+    engine = import_module(settings.SESSION_ENGINE)
+    rows = list(CharacterSession.objects.filter(character_id__in=character_ids))
+    for row in rows:
+        store: SessionBase = engine.SessionStore(session_key=row.session_key)
+        characters = dict(store.get(SESSION_KEY) or {})
+        game_key = next((g for g, c in characters.items() if c == row.character_id), None)
+        if game_key is not None:
+            characters.pop(game_key)
+            store[SESSION_KEY] = characters
+            store.save()
+    CharacterSession.objects.filter(pk__in=[r.pk for r in rows]).delete()
+    live.sockets_close(game_id, character_ids)
+
+
+def character_session_record(*, character: Character, session_key: str) -> None:
+    CharacterSession.objects.get_or_create(character=character, session_key=session_key)
+
+
+def game_start(*, game: Game, director: User | None, now: datetime | None = None) -> Game:
+    """开始: a prepared game goes live. It needs day 1's date, at least two characters, each
+    with a password or a link, and the kind's deal done; the kind then does its part (a night
+    that opens the game). The seed's hash has been public since the game was created."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = game_lock(game)
+        if locked.status != GameStatus.DRAFT:
+            raise NotStartable("游戏已经开始或已经结束。")
+        missing: list[str] = []
+        if locked.start_date is None:
+            missing.append("第一天日期")
+        characters = list(locked.characters.all())
+        if len(characters) < 2:
+            missing.append("至少两名角色")
+        without = [c.name for c in characters if not (c.password_digest or c.link_digest)]
+        if without:
+            missing.append(
+                "登录密码（" + "、".join(without[:5]) + ("等" if len(without) > 5 else "") + "）"
+            )
+        if not game_dealt(locked):
+            missing.append("发牌")
+        if missing:
+            raise NotStartable("还缺：" + "；".join(missing) + "。", missing=missing)
+        locked.status = GameStatus.RUNNING
+        locked.save(update_fields=["status"])
+        started = GameEvent(
+            "game_started",
+            PUBLIC,
+            {
+                "title": locked.forum_title,
+                "characters": len(characters),
+                "seed_hash": locked.seed_hash,
+            },
+        )
+        events_append(game=locked, events=[started], now=now, director=director)
+        # The kind's steps draw their dice from the log's next numbers, so they come after.
+        handler = kind_get(locked.kind).start
+        if handler is not None:
+            events_append(game=locked, events=handler(locked, now), now=now, director=director)
+    return locked
+
+
+def substitute_record(
+    *,
+    game: Game,
+    director: User,
+    character: Character,
+    forum_username: str,
+    forum_uid: str = "",
+    since: date | None = None,
+    reason: str,
+) -> tuple[Substitute, IssuedCredential, IssuedCredential]:
+    """替补: from ``since`` the new player's forum account is the character's; new credentials
+    are issued (shown once), the old ones and the old player's sessions stop. 每名角色仅限更换
+    一次替补."""
+    reason = reason_required(reason)
+    forum_username = (forum_username or "").strip()
+    if not forum_username:
+        raise InvalidInput("请填写替补玩家的论坛用户名。")
+    if character.game_id != game.pk:
+        raise NotFound()
+    with transaction.atomic():
+        locked = game_lock(game)
+        if not locked.is_live:
+            raise GameNotLive("游戏进行中才能登记替补；开始前请直接修改角色的论坛账号。")
+        if Substitute.objects.filter(character=character).exists():
+            raise SubstituteExists()
+        substitute = Substitute.objects.create(
+            character=character,
+            forum_username=forum_username[:64],
+            forum_uid=(forum_uid or "").strip()[:32],
+            since=since or timezone.localdate(),
+            reason=reason,
+            director=director,
+        )
+        password, link = character_credentials_reset(
+            game=locked, director=director, character=character
+        )
+        event = GameEvent(
+            "substitute_recorded",
+            DIRECTORS,
+            {
+                "character": character.pk,
+                "name": character.name,
+                "forum_username": substitute.forum_username,
+                "since": substitute.since.isoformat(),
+            },
+        )
+        events_append(
+            game=locked, events=[event], now=timezone.now(), director=director, reason=reason
+        )
+    return substitute, password, link
+
+
+def assistant_record(
+    *,
+    game: Game,
+    director: User,
+    character: Character,
+    forum_username: str,
+    forum_uid: str = "",
+    note: str = "",
+) -> Assistant:
+    """场外助理: recorded for the character; an assistant never posts or votes for it."""
+    forum_username = (forum_username or "").strip()
+    if not forum_username:
+        raise InvalidInput("请填写场外助理的论坛用户名。")
+    if character.game_id != game.pk:
+        raise NotFound()
+    with transaction.atomic():
+        locked = game_lock(game)
+        assistant, created = Assistant.objects.get_or_create(
+            character=character,
+            forum_username=forum_username[:64],
+            defaults={"forum_uid": forum_uid[:32], "note": note[:200], "director": director},
+        )
+        if not created:
+            raise InvalidInput("该场外助理已经登记过。")
+        event = GameEvent(
+            "assistant_recorded",
+            DIRECTORS,
+            {"character": character.pk, "name": character.name, "forum_username": forum_username},
+        )
+        events_append(game=locked, events=[event], now=timezone.now(), director=director)
+    return assistant
+
+
+TIMETABLE_FIELDS = (
+    "start_date",
+    "day_open_time",
+    "day_close_time",
+    "night_open_time",
+    "night_end_time",
+    "night_close_time",
+    "day_span",
+    "weekend_extra",
+    "night_stages",
+)
+
+
+def game_timetable_set(
+    *, game: Game, director: User, values: dict[str, Any], reason: str = ""
+) -> list[str]:
+    """Change the game's timetable; once the game is live the change needs a reason, and it
+    is logged (with the old and new values) either way. Returns the changed fields."""
+    with transaction.atomic():
+        locked = game_lock(game)
+        changed = {
+            f: (getattr(locked, f), values[f])
+            for f in TIMETABLE_FIELDS
+            if f in values and getattr(locked, f) != values[f]
+        }
+        if not changed:
+            return []
+        if locked.is_live:
+            reason = reason_required(reason)
+        for name, (_old, new) in changed.items():
+            setattr(locked, name, new)
+        locked.save(update_fields=list(changed))
+        event = GameEvent(
+            "timetable_changed",
+            DIRECTORS if locked.status == GameStatus.DRAFT else PUBLIC,
+            {name: [_plain(old), _plain(new)] for name, (old, new) in changed.items()},
+        )
+        events_append(
+            game=locked, events=[event], now=timezone.now(), director=director, reason=reason
+        )
+    return list(changed)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, date | time):
+        return value.isoformat(timespec="minutes") if isinstance(value, time) else value.isoformat()
+    return value
+
+
+def game_credentials_issue(
+    *, game: Game, director: User | None
+) -> list[tuple[IssuedCredential, IssuedCredential]]:
+    """A new password and a new login link for every character (shown once); every earlier
+    one stops, and whoever was signed in with one is signed out."""
+    with transaction.atomic():
+        passwords = character_passwords_generate(game=game, director=director)
+        links = {i.character.pk: i for i in character_links_issue(game=game, director=director)}
+    return [(p, links[p.character.pk]) for p in passwords]
+
+
+PM_SUBJECT = "{title} 登录凭据"
+PM_TEXT = "你的马甲：{name}\n密码：{password}\n登录链接：{link}\n（请勿转发；导演只保存摘要。）"
+
+
+def _recipient(character: Character) -> tuple[str, str]:
+    """The forum account that plays the character now: its substitute's once there is one."""
+    substitute = character.substitutes.order_by("-since", "-pk").first()
+    if substitute is not None:
+        return substitute.forum_uid, substitute.forum_username
+    return character.forum_uid, character.forum_username
+
+
+def credentials_send_pm(
+    *, game: Game, director: User | None, rows: Sequence[tuple[Character, str, str]]
+) -> list[tuple[str, str]]:
+    """Send each character's new password and link to its player by forum private message,
+    where the game's forum supports it. Returns (character, what happened) in Chinese; only
+    the names of those reached are logged, never a secret."""
+    from games.forum.registry import adapter_for
+
+    site = game.forum_site
+    if site is None:
+        return [(c.name, "未发送：本局尚未设置论坛") for c, _p, _l in rows]
+    results: list[tuple[str, str]] = []
+    reached: list[str] = []
+    with adapter_for(site) as adapter:
+        if not getattr(adapter, "supports_pm", False):
+            return [(c.name, "未发送：该论坛类型不支持站内信") for c, _p, _l in rows]
+        for character, password, link in rows:
+            uid, username = _recipient(character)
+            if not (uid or username):
+                results.append((character.name, "未发送：该角色没有论坛账号"))
+                continue
+            try:
+                adapter.send_pm(
+                    to_uid=uid,
+                    to_username=username,
+                    subject=PM_SUBJECT.format(title=game.forum_title),
+                    text=PM_TEXT.format(name=character.name, password=password, link=link),
+                )
+            except RuleError as exc:
+                results.append((character.name, f"未发送：{exc.text}"))
+            else:
+                reached.append(character.name)
+                results.append((character.name, f"已发送给 {username or uid}"))
+    event_record(
+        game=game,
+        events=[GameEvent("credentials_sent", DIRECTORS, {"characters": reached})],
+        director=director,
+    )
+    return results

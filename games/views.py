@@ -27,6 +27,11 @@ def session_login(request: HttpRequest, character: Character) -> None:
     request.session.cycle_key()
     characters[str(character.game_id)] = character.pk
     request.session[selectors.SESSION_KEY] = characters
+    # Saved now so the key exists: a credential reset signs this session out by its key.
+    request.session.save()
+    services.character_session_record(
+        character=character, session_key=request.session.session_key or ""
+    )
 
 
 def _game_or_404(number: str) -> Game:
@@ -127,7 +132,9 @@ def game_archive_day(request: HttpRequest, number: str, day: int) -> HttpRespons
     log = archive_selectors.archive_day_get(game=game, day=day)
     if log is None:
         raise Http404
-    return render(request, "games/archive_day.html", {"game": game, "log": log})
+    show_steps = request.GET.get("steps") == "1"
+    context = {"game": game, "log": log, "show_steps": show_steps}
+    return render(request, "games/archive_day.html", context)
 
 
 def game_archive_roll(request: HttpRequest, number: str, seq: int, index: int) -> HttpResponse:

@@ -13,6 +13,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -23,6 +24,7 @@ from royale import sandbox, services
 from royale.admin_common import control_url, directed_game
 from royale.engine.ruleset import get_ruleset
 from royale.models import RoyaleGame
+from royale.views import CATEGORY_LABELS, TIER_LABELS
 
 NO_REASON = _("请填写理由。")
 
@@ -35,8 +37,18 @@ class SetupForm(forms.Form):
         rs = get_ruleset(game.ruleset)
         for p in rs.placement:
             self.fields[p.selector] = forms.IntegerField(
-                label=p.selector, min_value=0, max_value=1000, initial=p.count
+                label=placement_label(p.selector), min_value=0, max_value=1000, initial=p.count
             )
+
+
+def placement_label(selector: str) -> str:
+    """``weapon:green`` → 绿色武器, ``supply:[HP10]草药`` → 补给【[HP10]草药】 (a name as the post
+    writes it)."""
+    category, _, rest = selector.partition(":")
+    what = gettext(CATEGORY_LABELS.get(category, category))
+    if rest in TIER_LABELS:
+        return f"{gettext(TIER_LABELS[rest])}色{what}"
+    return f"{what}【{rest}】" if rest else what
 
 
 def setup_view(site: admin.AdminSite, request: HttpRequest, game_id: int) -> HttpResponse:

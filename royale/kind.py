@@ -30,6 +30,12 @@ def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Seq
     return royale_red_card(game, character, now)
 
 
+def _dealt(game: Game) -> bool:
+    from royale.models import RoyaleGame
+
+    return RoyaleGame.objects.filter(pk=game.pk).exists()
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from royale.views import player_page
 
@@ -46,5 +52,7 @@ ROYALE = register(
         transitions={kind: _handler(kind) for kind in timetable.TRANSITIONS},
         red_card=_red_card,
         archive=royale_archive,
+        dealt=_dealt,
+        deal_page="admin:royale_control",
     )
 )

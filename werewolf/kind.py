@@ -44,6 +44,18 @@ def _day_voters(game: Game, day: int) -> frozenset[int] | None:
     return werewolf_day_voters(game, day)
 
 
+def _dealt(game: Game) -> bool:
+    from werewolf.models import WerewolfGame
+
+    return WerewolfGame.objects.filter(pk=game.pk).exists()
+
+
+def _start(game: Game, now: datetime) -> Sequence[GameEvent]:
+    from werewolf.services import werewolf_begin
+
+    return werewolf_begin(game=game, now=now)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from werewolf.views import player_page
 
@@ -65,6 +77,9 @@ WEREWOLF = register(
         red_card=_red_card,
         faction_loss=_faction_loss,
         archive=werewolf_archive,
+        dealt=_dealt,
+        start=_start,
+        deal_page="admin:werewolf_night",
         day_voters=_day_voters,
     )
 )

@@ -38,6 +38,7 @@ from games.models import (
     ThreadKind,
 )
 from games.services import events_append, game_lock, game_mark_finished, reason_required
+from games.services import game_start as core_start
 from werewolf import cards, engine, store
 from werewolf.engine.errors import NightNotDone
 from werewolf.engine.state import DAY, LATE, NIGHT, OVER, SETUP, GameState
@@ -194,13 +195,24 @@ def werewolf_auction_set(
 
 def werewolf_start(*, game: Game, director: User | None, now: datetime | None = None) -> None:
     """进入夜晚 for night 1 (总体流程: the game starts with a night): its deadlines count from
-    now. Later nights open at each day's close (关门)."""
+    now. Later nights open at each day's close (关门). A prepared game not yet live goes live
+    through the core's start (its checks: date, cast, credentials, the deal)."""
     now = now or timezone.now()
+    if game.status == GameStatus.DRAFT:
+        core_start(game=game, director=director, now=now)
+        return
     with transaction.atomic():
         locked = game_lock(game)
         _live(locked)
-        _, events = _run(game=locked, op="night_open", payload={"now": _now(now)})
-        events_append(game=locked, events=events, now=now, director=director)
+        events_append(
+            game=locked, events=werewolf_begin(game=locked, now=now), now=now, director=director
+        )
+
+
+def werewolf_begin(*, game: Game, now: datetime) -> list[GameEvent]:
+    """The role game's part of the start, on a locked live game: night 1 opens."""
+    _, events = _run(game=game, op="night_open", payload={"now": _now(now)})
+    return events
 
 
 # --- players' actions ---------------------------------------------------------------------

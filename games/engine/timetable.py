@@ -12,9 +12,9 @@ Each ruleset's default schedule is data (``games/rulesets/schedules.json``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-import json
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from typing import Any, Final
@@ -168,6 +168,7 @@ class Schedule:
     weekend_extra: bool = False
     night_stages: tuple[NightStage, ...] = ()
     source: str = ""  # the rule post's words the schedule comes from
+    days: int = 10  # how many game days a game usually lasts: the calendar shows as many
 
 
 def _clock(text: str) -> time:
@@ -188,6 +189,7 @@ def schedule_parse(data: Mapping[str, Any]) -> Schedule:
         weekend_extra=bool(data.get("weekend_extra", False)),
         night_stages=stages,
         source=str(data.get("source", "")),
+        days=int(data.get("days", 10)),
     )
 
 

@@ -30,11 +30,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='character',
-            name='login_generation',
-            field=models.PositiveIntegerField(default=0, editable=False),
-        ),
-        migrations.AddField(
-            model_name='character',
             name='signup_floor',
             field=models.PositiveIntegerField(blank=True, null=True, verbose_name='报名楼层'),
         ),

@@ -46,7 +46,8 @@ def game(director: Any, fake_forum: FakeForum) -> Game:
         start_date=dt.date(2018, 10, 29),
         status="running",
     )
-    Game.objects.filter(pk=game.pk).update(day=2, phase="day")
+    # Days of one date, as in these posts' dates ([061]'s two-date default is tested apart).
+    Game.objects.filter(pk=game.pk).update(day=2, phase="day", day_span=1, weekend_extra=False)
     game.refresh_from_db()
     game.directors.add(director)
     for name in ("饺子", "包子", "饺子皮", "馄饨", "春卷"):

@@ -41,6 +41,10 @@ def werewolf_game(ruleset: str = "arknights_099", number: str = "099") -> Game:
         start_date=START,
         status="running",
     )
+    # The pace tests count in one-date days; [061]'s default two-date days (and their weekend
+    # day) are the timetable's tests' subject.
+    Game.objects.filter(pk=game.pk).update(day_span=1, weekend_extra=False)
+    game.refresh_from_db()
     Character.objects.bulk_create(
         Character(game=game, name=n, forum_uid=str(100 + i)) for i, n in enumerate(NAMES)
     )
