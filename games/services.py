@@ -885,6 +885,7 @@ def substitute_record(
         password, link = character_credentials_reset(
             game=locked, director=director, character=character
         )
+        locked = game_lock(game)  # the reset appended to the log: its numbers moved on
         event = GameEvent(
             "substitute_recorded",
             DIRECTORS,

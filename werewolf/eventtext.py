@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as L
 
+from games.engine.errors import RuleError
 from games.eventlog import (
     CharactersFn,
     EventText,
@@ -65,7 +66,7 @@ def _context(ctx: LogContext) -> Lookup:
 
     try:
         rs: Ruleset | None = get_ruleset(ctx.game.ruleset)
-    except (KeyError, LookupError, ValueError):
+    except (KeyError, LookupError, ValueError, RuleError):
         rs = None  # a post whose ruleset is not written yet: payload texts only
     look = Lookup(rs=rs)
     try:
