@@ -594,7 +594,9 @@ def game_create_check(
     number = (number or "").strip()
     if not NUMBER_PATTERN.match(number):
         raise InvalidInput(
-            "编号须为 1 到 16 个字（数字、字母或汉字，不含空格和符号），如 256、061。", reason="bad number", field="number"
+            "编号须为 1 到 16 个字（数字、字母或汉字，不含空格和符号），如 256、061。",
+            reason="bad number",
+            field="number",
         )
     if Game.objects.filter(number=number).exists():
         raise DuplicateNumber(field="number")

@@ -65,7 +65,8 @@ def test_the_add_form_offers_the_registries_kinds_and_rulesets_in_chinese(
     page = director_client.get(ADD).content.decode()
     for label in ("大逃杀", "版杀", "[256] 伊斯灵顿不眠夜", "[252] 鬼灭之刃", "[099] 明日方舟"):
         assert label in page
-    assert '<select name="ruleset"' in page and '<select name="kind"' in page
+    assert '<select name="ruleset"' in page
+    assert '<select name="kind"' in page
 
 
 def test_a_director_creates_a_game_and_lands_on_its_page(
@@ -73,10 +74,12 @@ def test_a_director_creates_a_game_and_lands_on_its_page(
 ) -> None:
     response = director_client.post(ADD, create_form())
     game = Game.objects.get(number="256")
-    assert response.status_code == 302 and response["Location"] == prepare(game)
+    assert response.status_code == 302
+    assert response["Location"] == prepare(game)
     assert (game.kind, game.ruleset, game.status) == ("royale", "islington_256", "draft")
     assert list(game.directors.all()) == [director]
-    assert len(game.seed_hash) == 64 and game.seed
+    assert len(game.seed_hash) == 64
+    assert game.seed
     page = director_client.get(prepare(game)).content.decode()
     assert game.seed_hash in page
     assert game.seed not in page
@@ -129,7 +132,8 @@ def test_each_ruleset_gives_its_schedule() -> None:
 
 
 def test_061_days_span_two_dates_and_one_more_over_a_weekend() -> None:
-    """一般讨论日持续两天，每逢周末时讨论日延长一天 (RULINGS [061] 14: closing 21:00 of the last)."""
+    """一般讨论日持续两天，每逢周末时讨论日延长一天 (RULINGS [061] 14: closing 21:00 of the
+    last date)."""
     lin = services.game_create(
         kind="werewolf",
         ruleset="lin_feng_061",
@@ -153,7 +157,8 @@ def test_the_director_sees_the_calendar_before_the_start(director_client: Client
     game = Game.objects.get(number="096")
     page = director_client.get(prepare(game)).content.decode()
     assert "第 10 天" in page  # the ruleset's usual length
-    assert "12月1日（周二）" in page and "关门 12月1日 21:00" in page
+    assert "12月1日（周二）" in page
+    assert "关门 12月1日 21:00" in page
     assert "22:15 前 【招魂术】" in page
 
 
@@ -214,7 +219,9 @@ def test_the_cast_comes_from_the_signup_thread_in_floor_order(
     assert ForumThread.objects.get(game=game, kind="signup").external_id == str(signup.tid)
     page = director_client.post(prepare(game), {"op": "import"}, follow=True).content.decode()
     assert "新增 3 名角色" in page
-    cast = list(game.characters.order_by("id").values_list("name", "forum_username", "signup_floor"))
+    cast = list(
+        game.characters.order_by("id").values_list("name", "forum_username", "signup_floor")
+    )
     assert cast == [
         ("灶门炭治郎", "炭治郎的玩家", 2),
         ("祢豆子的玩家", "祢豆子的玩家", 3),
@@ -232,7 +239,8 @@ def test_a_pasted_list_adds_characters_and_reports_duplicates(director_client: C
     text = "河城荷取\tnitori\t101\n琪露诺　cirno　102\n\n河城荷取 other 103\n"
     page = director_client.post(prepare(game), {"op": "paste", "text": text}, follow=True)
     body = page.content.decode()
-    assert "新增 2 名角色" in body and "河城荷取：同名角色已存在" in body
+    assert "新增 2 名角色" in body
+    assert "河城荷取：同名角色已存在" in body
     assert list(game.characters.values_list("name", "forum_username", "forum_uid")) == [
         ("河城荷取", "nitori", "101"),
         ("琪露诺", "cirno", "102"),
@@ -289,8 +297,10 @@ def test_credentials_can_go_by_forum_private_message(
     body = page.content.decode()
     password = PASSWORD_CODE.findall(body)[0]
     assert [pm.to_username for pm in fake_forum.pms] == ["nitori"]
-    assert password in fake_forum.pms[0].message and "河城荷取" in fake_forum.pms[0].message
-    assert "已发送给 nitori" in body and "未发送：该角色没有论坛账号" in body
+    assert password in fake_forum.pms[0].message
+    assert "河城荷取" in fake_forum.pms[0].message
+    assert "已发送给 nitori" in body
+    assert "未发送：该角色没有论坛账号" in body
 
 
 @pytest.mark.django_db(transaction=True)
@@ -445,5 +455,6 @@ def test_characters_rule_fields_are_read_only_in_the_admin(
     page = director_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert 'name="characters-0-name"' not in page  # a running game's cast is fixed
     assert 'name="characters-0-status"' not in page
-    assert 'name="status"' not in page and 'name="kind"' not in page
+    assert 'name="status"' not in page
+    assert 'name="kind"' not in page
     assert Character.objects.filter(game=game).count() == 3
