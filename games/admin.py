@@ -32,6 +32,7 @@ from games.models import (
     PHASE_LABELS,
     TRANSITION_LABELS,
     Announcement,
+    Assistant,
     Character,
     Event,
     Game,
@@ -39,7 +40,7 @@ from games.models import (
     Substitute,
     TimetableOverride,
 )
-from games.registry import kind_get
+from games.registry import kind_get, kinds_all
 
 
 def request_director(request: HttpRequest) -> User:
@@ -275,6 +276,19 @@ class DiceForm(forms.Form):
     sides = forms.IntegerField(label=_("面数"), min_value=2, max_value=1_000_000, initial=6)
 
 
+class KindFilter(admin.SimpleListFilter):
+    """By game kind, named as the registry names it (大逃杀, 版杀), not by its key."""
+
+    title = _("类型")
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(k.key, k.label) for k in kinds_all()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
 TIMETABLE_FIELDSET: Any = (
     _("时间表（北京时间）"),
     {
@@ -308,7 +322,7 @@ class GameAdmin(admin.ModelAdmin):
         "manage",
         "control_room",
     )
-    list_filter = ("status", "kind")
+    list_filter = ("status", KindFilter)
     search_fields = ("number", "title")
     filter_horizontal = ("directors",)
     inlines = (CharacterInline, TimetableOverrideInline)
@@ -628,9 +642,18 @@ class AnnouncementAdmin(DirectorScoped):
 
 
 @admin.register(Substitute)
-class SubstituteAdmin(DirectorScoped):
+class SubstituteAdmin(ReadOnly, DirectorScoped):
+    """The record of substitutes; a substitute is recorded on the game's page (开局与管理),
+    through the service that checks the character is the game's and gives new credentials."""
+
     game_path = "character__game"
-    list_display = ("character", "forum_username", "since", "until")
+    list_display = ("character", "forum_username", "since", "director", "reason")
+
+
+@admin.register(Assistant)
+class AssistantAdmin(ReadOnly, DirectorScoped):
+    game_path = "character__game"
+    list_display = ("character", "forum_username", "note", "director", "created_at")
 
 
 # The forum's pages (sync, ballots, cards) build on DirectorScoped above.

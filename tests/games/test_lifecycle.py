@@ -458,3 +458,17 @@ def test_characters_rule_fields_are_read_only_in_the_admin(
     assert 'name="status"' not in page
     assert 'name="kind"' not in page
     assert Character.objects.filter(game=game).count() == 3
+
+
+def test_substitutes_are_added_only_through_the_games_page(
+    director_client: Client, game: Game
+) -> None:
+    """The admin's own add form would offer every game's characters; the record is read-only."""
+    other = make_game("252", characters=("炭治郎",))
+    assert director_client.get("/admin/games/substitute/add/").status_code == 403
+    posted = director_client.post(
+        "/admin/games/substitute/add/",
+        {"character": other.characters.get().pk, "forum_username": "x", "since": "2026-11-02"},
+    )
+    assert posted.status_code == 403
+    assert not Substitute.objects.exists()
