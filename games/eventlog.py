@@ -715,6 +715,9 @@ _CORE.update(
         "passwords_generated": EventText(L("登录"), _names_text("为 %(names)s 生成登录密码")),
         "links_issued": EventText(L("登录"), _names_text("为 %(names)s 生成登录链接")),
         "links_revoked": EventText(L("登录"), _names_text("作废 %(names)s 的登录链接")),
+        "credentials_sent": EventText(
+            L("登录"), _names_text("通过论坛站内信把登录密码和链接发给 %(names)s 的玩家")
+        ),
         "substitute_recorded": EventText(
             L("替补"),
             lambda p, ctx: (

@@ -28,7 +28,7 @@ from games.eventlog import (
     register_texts,
     text_or,
 )
-from games.models import TRANSITION_LABELS, Game
+from games.models import TRANSITION_LABELS, Event, Game
 from royale.engine import economy
 from royale.engine import events as day_events
 from royale.engine import npcs as npc_rules
@@ -309,14 +309,44 @@ def _hit(p: Payload, ctx: LogContext) -> str:
 
 
 def _damage_note(target: Any, damage: Any, ctx: LogContext) -> str:
-    """ "（生命 70→40）" when this render saw the hit that told the target its HP."""
+    """ "（生命 70→40）" from the hit that told the target its HP: seen earlier in this render
+    (the same engine step logs it just before the attack), else looked up beside the attack."""
     try:
-        after = ctx.memo.get("hp", {})[int(target)]
-    except (KeyError, TypeError, ValueError):
+        cid = int(target)
+        after = ctx.memo.get("hp", {}).get(cid)
+        if after is None:
+            after = _hp_told(cid, ctx)
+    except (TypeError, ValueError):
         return ""
+    if after is None:
+        return ""  # an NPC: nobody is told
     if after <= 0:
         return _("（生命 →0）")
     return _("（生命 %(a)s→%(b)s）") % {"a": after + int(damage), "b": after}
+
+
+def _hp_told(cid: int, ctx: LogContext) -> int | None:
+    event = ctx.event
+    if event is None or event.pk is None:
+        return None
+    step = (
+        Event.objects.filter(game_id=event.game_id, kind="engine_step", seq__lt=event.seq)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    told = (
+        Event.objects.filter(
+            game_id=event.game_id,
+            kind="hit",
+            audience_character_id=cid,
+            seq__lt=event.seq,
+            seq__gt=step or 0,
+        )
+        .values_list("payload", flat=True)
+        .first()
+    )
+    return int(told.get("hp") or 0) if isinstance(told, Mapping) else None
 
 
 def _attack(p: Payload, ctx: LogContext) -> str:

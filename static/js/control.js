@@ -1,5 +1,7 @@
-// The directors' control room: every event of the game as it happens, and the state panel
-// re-fetched (server-rendered HTML) after each burst of events.
+// The directors' control room: every event of the game as it happens, one Chinese sentence
+// each (rendered by the server, shown in 北京时间), filterable by character and by kind, the
+// engine steps behind a toggle; and the state panel re-fetched (server-rendered HTML) after
+// each burst of events.
 // The directors' stream is numbered by the global sequence without gaps: a gap or a reconnect
 // fetches what was missed from /api/games/<id>/events?after=N.
 (function () {
@@ -10,57 +12,85 @@
   var log = document.getElementById("control-log");
   var panel = document.getElementById("control-state");
   var status = document.getElementById("live-status");
-  var quiet = document.getElementById("log-quiet");
+  var showSteps = document.getElementById("log-steps");
+  var byCharacter = document.getElementById("log-character");
+  var byKind = document.getElementById("log-kind");
   var names = config.names || {};
   // Show the recent past on arrival; older events are in the admin's event log.
   var seen = Math.max(0, config.head - 150);
   var socket = null, retry = 1000, refreshTimer = null, fetching = false;
+  var kindLabels = {};
 
-  var NOISE = { engine_step: 1, stage: 1, vote_weights: 1 };
-  var AUDIENCE = { "public": "公开", directors: "导演" };
-
-  function nameOf(id) { return names[String(id)] || ("#" + id); }
+  // The server renders each line (games/eventlog.py); this is only for a frame without one.
+  var BEIJING = new Intl.DateTimeFormat("zh-CN", {
+    timeZone: "Asia/Shanghai", month: "numeric", day: "numeric",
+    hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false
+  });
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
-    // textContent, never innerHTML: payloads hold player-written text (whispers).
+    // textContent, never innerHTML: sentences quote player-written text (whispers).
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
 
-  function audience(frame) {
-    if (frame.audience === "character") return "→ " + nameOf(frame.audience_character);
-    return AUDIENCE[frame.audience] || frame.audience;
+  function when(frame) {
+    if (frame.at_text) return frame.at_text;
+    var at = new Date(frame.at);
+    return isNaN(at) ? "" : BEIJING.format(at);
   }
 
-  // Character ids in payloads are shown with their names, the rest as compact JSON.
-  var ID_KEYS = { character: 1, actor: 1, target: 1, sender: 1, killer: 1, caller: 1, winner: 1 };
-  function summary(payload) {
-    var parts = [];
-    Object.keys(payload || {}).forEach(function (k) {
-      var v = payload[k];
-      if (ID_KEYS[k] && typeof v === "number") v = nameOf(v);
-      else if (typeof v === "object" && v !== null) v = JSON.stringify(v);
-      parts.push(k + "=" + v);
+  // The character filter lists the game's characters; the kind filter the labels seen so far.
+  function fillCharacters() {
+    if (!byCharacter) return;
+    Object.keys(names).sort(function (a, b) { return Number(a) - Number(b); }).forEach(function (id) {
+      var option = el("option", "", names[id]);
+      option.value = id;
+      byCharacter.appendChild(option);
     });
-    return parts.join(" ");
+  }
+
+  function addKindLabel(label) {
+    if (!byKind || !label || kindLabels[label]) return;
+    kindLabels[label] = true;
+    var option = el("option", "", label);
+    option.value = label;
+    var after = Array.prototype.find.call(byKind.options, function (o) {
+      return o.value && o.value.localeCompare(label, "zh-CN") > 0;
+    });
+    byKind.insertBefore(option, after || null);
+  }
+
+  function visible(li) {
+    if (li.dataset.step === "1" && !(showSteps && showSteps.checked)) return false;
+    var who = byCharacter ? byCharacter.value : "";
+    if (who && li.dataset.characters.indexOf("," + who + ",") < 0) return false;
+    var what = byKind ? byKind.value : "";
+    return !what || li.dataset.kind === what;
+  }
+
+  function applyFilters() {
+    Array.prototype.forEach.call(log.children, function (li) { li.hidden = !visible(li); });
   }
 
   function show(frame) {
-    var li = el("li", "ev aud-" + frame.audience + (NOISE[frame.kind] ? " noise" : "")
+    var label = frame.kind_label || "其他";
+    var li = el("li", "ev aud-" + frame.audience + (frame.step ? " step" : "")
       + (frame.director ? " by-director" : ""));
-    var at = new Date(frame.at);
-    li.appendChild(el("span", "seq", "#" + frame.seq));
-    li.appendChild(el("span", "when", isNaN(at) ? "" : at.toLocaleTimeString("zh-CN", { hour12: false })));
-    li.appendChild(el("b", "kind", frame.kind));
-    li.appendChild(el("span", "aud", audience(frame)));
-    if (frame.actor) li.appendChild(el("span", "actor", nameOf(frame.actor)));
-    var text = frame.payload && frame.payload.text ? frame.payload.text : summary(frame.payload);
-    var shown = el("span", "payload", text.length > 240 ? text.slice(0, 240) + "…" : text);
-    shown.title = text;  // the whole payload on hover; the event log in the admin has it too
-    li.appendChild(shown);
-    if (frame.reason) li.appendChild(el("span", "reason", "导演理由：" + frame.reason));
+    li.dataset.step = frame.step ? "1" : "0";
+    li.dataset.kind = label;
+    li.dataset.characters = "," + (frame.character_ids || []).join(",") + ",";
+    li.appendChild(el("span", "when", when(frame)));
+    li.appendChild(el("b", "kind", "[" + label + "]"));
+    li.appendChild(el("span", "text", frame.text || "（未归类事件）"));
+    li.appendChild(el("span", "aud", "（" + (frame.audience_label || "") + "）"));
+    if (frame.director_name || frame.reason) {
+      var by = frame.director_name ? "导演 " + frame.director_name : "导演";
+      li.appendChild(el("span", "reason", frame.reason ? by + "：" + frame.reason : by));
+    }
+    addKindLabel(label);
+    li.hidden = !visible(li);
     log.insertBefore(li, log.firstChild);
     while (log.children.length > 1000) log.removeChild(log.lastChild);
   }
@@ -152,9 +182,10 @@
     row.classList.add("picked");
   });
 
-  function applyQuiet() { log.classList.toggle("quiet", !!(quiet && quiet.checked)); }
-  if (quiet) quiet.addEventListener("change", applyQuiet);
-  applyQuiet();
+  [showSteps, byCharacter, byKind].forEach(function (control) {
+    if (control) control.addEventListener("change", applyFilters);
+  });
+  fillCharacters();
   setInterval(tick, 1000);
   tick();
   backfill();
