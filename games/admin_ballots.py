@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from games import ballots
 from games.admin import DirectorScoped, directed_game, request_director
+from games.admin_labels import GAME_FILTER, GameColumn
 from games.engine.ballots import ABSTAIN, Tally
 from games.engine.errors import RuleError
 from games.models import Character, Game, VoteAlias
@@ -48,10 +49,10 @@ class VoteAliasForm(forms.ModelForm):
 
 
 @admin.register(VoteAlias)
-class VoteAliasAdmin(DirectorScoped):
+class VoteAliasAdmin(GameColumn, DirectorScoped):
     form = VoteAliasForm
-    list_display = ("alias", "character", "game")
-    list_filter = (("game", admin.RelatedOnlyFieldListFilter),)
+    list_display = ("alias", "character", "game_title")
+    list_filter = (GAME_FILTER,)
     list_select_related = ("game", "character")
     search_fields = ("alias", "character__name")
 

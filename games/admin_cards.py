@@ -7,11 +7,24 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import card_selectors, card_services, selectors
@@ -24,6 +37,7 @@ from games.admin import (
     directed_game,
     request_director,
 )
+from games.admin_labels import GAME_FILTER, GameColumn
 from games.engine.cards import COLOR_NAMES
 from games.engine.errors import RuleError
 from games.models import Card, CardReview, CardStatus, Game, Pace
@@ -41,11 +55,12 @@ class CardColumns(ReadOnly, admin.ModelAdmin):
 
     @admin.display(description=_("判罚依据"))
     def reason_text(self, obj: Card) -> str:
-        return card_services.reason_text(obj, card_services.rules_of(obj.game))
+        return card_selectors.rule_text(obj, card_services.rules_of(obj.game))
 
 
 # The bulk actions' page lists the cards they act on.
 CARD_ACTION = "admin/games/card_action.html"
+REVIEW_ACTION = "admin/games/cardreview/action.html"
 
 
 class FactionForm(forms.Form):
@@ -96,12 +111,12 @@ class CloseForm(forms.Form):
 
 
 @admin.register(Card)
-class CardAdmin(CardColumns, DirectorScoped):
+class CardAdmin(GameColumn, CardColumns, DirectorScoped):
     """The ledger (判罚记录) of the director's games."""
 
     change_list_template = "admin/games/card/change_list.html"
     list_display = (
-        "game",
+        "game_title",
         "day",
         "character",
         "colour",
@@ -111,7 +126,7 @@ class CardAdmin(CardColumns, DirectorScoped):
         "effect",
         "faction_loses",
     )
-    list_filter = (("game", admin.RelatedOnlyFieldListFilter), "status", "color", "source")
+    list_filter = (GAME_FILTER, "status", "color", "source")
     list_select_related = ("game", "character")
     search_fields = ("character__name", "note")
     # Cards by hand are added on the day page, which offers the ruleset's catalogue.
@@ -218,24 +233,47 @@ class CardAdmin(CardColumns, DirectorScoped):
         return TemplateResponse(request, "admin/games/card_day.html", context)
 
 
-@admin.register(CardReview)
-class CardReviewAdmin(CardColumns):
-    """The forum staff's queue: proposed cards of every game, confirmed or rejected in bulk."""
+class ReviewChangeList(ChangeList):
+    """The queue's page: each listed card's review view (the posts it rests on) in a few
+    queries for the page, kept on the card for its columns."""
 
+    def get_results(self, request: HttpRequest) -> None:
+        super().get_results(request)
+        for row in card_selectors.review_cards(self.result_list):
+            setattr(row.card, REVIEW_ROW, row)
+
+
+REVIEW_ROW = "review_row"
+REVIEW_SELECT = ("game", "game__forum_site", "character", "director", "reviewer")
+
+
+def review_row(card: Card) -> card_selectors.ReviewCard:
+    row = getattr(card, REVIEW_ROW, None)
+    return row if row is not None else card_selectors.review_cards([card])[0]
+
+
+@admin.register(CardReview)
+class CardReviewAdmin(GameColumn, CardColumns):
+    """The forum staff's queue: proposed cards of every game, each confirmed or rejected with a
+    reason on its row or its page (or several at once); a secret reason of a running game shows
+    neither who nor why (``card_selectors.card_hidden``)."""
+
+    change_list_template = "admin/games/cardreview/change_list.html"
     list_display = (
-        "game",
+        "game_title",
         "day",
-        "character",
+        "who",
         "colour",
-        "reason_text",
-        "facts_text",
+        "rule",
+        "evidence",
         "source",
         "director",
         "proposed_at",
-        "status",
+        "review",
     )
-    list_filter = ("status", "color", "source", ("game", admin.RelatedOnlyFieldListFilter))
-    list_select_related = ("game", "character", "director")
+    list_display_links = ("rule",)
+    list_filter = ("status", "color", "source", GAME_FILTER)
+    list_select_related = REVIEW_SELECT
     search_fields = ("character__name", "game__number")
     ordering = ("proposed_at", "id")
     actions = ("confirm", "reject")
@@ -247,31 +285,175 @@ class CardReviewAdmin(CardColumns):
             or (user.is_active and user.groups.filter(name=FORUM_STAFF_GROUP).exists())
         )
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
+        """Every game's cards for the staff; anyone else only those of the games they direct."""
+        qs = super().get_queryset(request).select_related(*REVIEW_SELECT)
+        if self.has_review_permission(request):
+            return qs
+        return qs.filter(game__directors=request_director(request)).distinct()
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Card], search_term: str
+    ) -> tuple[QuerySet[Card], bool]:
+        qs, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            # a search by name must not find the card whose very name is hidden
+            qs = qs.exclude(card_selectors.hidden_cards())
+        return qs, duplicates
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return ReviewChangeList
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path(
+                "<int:card_id>/review/",
+                self.admin_site.admin_view(self.review_view),
+                name="games_cardreview_review",
+            ),
+        ]
+        return own + super().get_urls()
+
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         if not any(key.startswith("status") for key in request.GET):
             # the queue: what waits for review, unless another status is asked for
             query = request.GET.copy()
             query["status__exact"] = CardStatus.PROPOSED
             return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
-        return super().changelist_view(request, extra_context)
+        context = {**(extra_context or {}), "can_review": self.has_review_permission(request)}
+        return super().changelist_view(request, context)
 
-    @admin.display(description=_("统计"))
-    def facts_text(self, obj: Card) -> str:
-        facts = obj.facts or {}
-        parts = []
-        if "posts" in facts:
-            parts.append(f"发帖 {facts['posts']}")
-        if "streak" in facts:
-            parts.append("连续 " + "/".join(str(n) for n in facts["streak"]))
-        if facts.get("voted") is False:
-            parts.append("未投票")
-        return "，".join(parts) or obj.note[:60]
+    # --- columns --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _label(obj: Card) -> str:
+        """The card as the queue names it (``Card.__str__`` has the character's name)."""
+        row = review_row(obj)
+        who = row.who if not row.hidden else str(_("（保密）"))
+        return f"D{obj.day} {who} {obj.get_color_display()}"
+
+    @admin.display(description=mark_safe('<input type="checkbox" id="action-toggle">'))
+    def action_checkbox(self, obj: Card) -> SafeString:
+        attrs = {
+            "class": "action-select",
+            "aria-label": format_html(gettext("选择此判罚 - {}"), self._label(obj)),
+        }
+        box = forms.CheckboxInput(attrs, lambda value: False)
+        return box.render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    @admin.display(description=pgettext_lazy("admin column", "角色"))
+    def who(self, obj: Card) -> str:
+        row = review_row(obj)
+        return row.who if not row.hidden else str(_("（保密）"))
+
+    @admin.display(description=_("判罚依据"))
+    def rule(self, obj: Card) -> str:
+        row = review_row(obj)
+        return row.rule if not row.hidden else str(_("保密（游戏进行中不公开）"))
+
+    @admin.display(description=_("统计与帖子"))
+    def evidence(self, obj: Card) -> str:
+        return render_to_string(
+            "admin/games/cardreview/_evidence.html", {"row": review_row(obj), "compact": True}
+        )
+
+    @admin.display(description=_("审核"))
+    def review(self, obj: Card) -> str:
+        return render_to_string("admin/games/cardreview/_review_row.html", {"card": obj})
+
+    # --- the card's page and its buttons --------------------------------------------------------
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        card = self.get_object(request, object_id)
+        if card is None:
+            raise Http404
+        row = review_row(card)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("判罚审核 · %(game)s · 第 %(day)d 天")
+            % {"game": card.game.forum_title, "day": card.day},
+            "row": row,
+            "card": card,
+            "can_review": self.has_review_permission(request)
+            and card.status == CardStatus.PROPOSED,
+            "opts": self.model._meta,
+            "original": card,
+        }
+        return TemplateResponse(request, "admin/games/cardreview/review.html", context)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # Cards are changed by the services only, which log to the game's event log; the admin's
+        # history would be empty and its title would name a hidden card's character.
+        return HttpResponseRedirect(reverse("admin:games_cardreview_change", args=[object_id]))
+
+    def review_view(self, request: HttpRequest, card_id: int) -> HttpResponse:
+        """确认/驳回 one card (its row's or its page's buttons): the reason is required; a card
+        reviewed meanwhile is left as it is."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        card = self.get_queryset(request).filter(pk=card_id).first()
+        if card is None:
+            raise Http404
+        back = self._back(request, card)
+        decision = request.POST.get("decision", "")
+        if decision not in ("confirm", "reject"):
+            self.message_user(request, _("请选择确认或驳回。"), messages.ERROR)
+            return HttpResponseRedirect(back)
+        try:
+            result = card_services.cards_review(
+                cards=[card],
+                reviewer=request_director(request),
+                confirm=decision == "confirm",
+                reason=str(request.POST.get("reason", "")),
+            )
+        except RuleError as exc:
+            self.message_user(request, exc.text, messages.ERROR)
+            return HttpResponseRedirect(back)
+        if result.skipped:
+            self.message_user(request, _("这张判罚已被审核，未作改动。"), messages.ERROR)
+        else:
+            self.message_user(request, self._outcome(result, decision == "confirm"))
+        return HttpResponseRedirect(back)
+
+    def _back(self, request: HttpRequest, card: Card) -> str:
+        back = str(request.POST.get("next", ""))
+        if back and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return back
+        return reverse("admin:games_cardreview_change", args=[card.pk])
+
+    @staticmethod
+    def _outcome(result: card_services.ReviewResult, confirm: bool) -> str:
+        done = _("已确认。") if confirm else _("已驳回。")
+        extra = []
+        if result.made:
+            extra.append(str(_("累计升级 %(n)d 张") % {"n": len(result.made)}))
+        if result.reds:
+            extra.append(str(_("执行红牌 %(n)d 张") % {"n": len(result.reds)}))
+        return str(done) + ("，".join(extra) + "。" if extra else "")
+
+    # --- several at once ----------------------------------------------------------------------
 
     def _review(self, request: HttpRequest, queryset: QuerySet[Card], confirm: bool) -> Any:
         action = "confirm" if confirm else "reject"
         title = str(_("确认判罚") if confirm else _("驳回判罚"))
-        outcome = action_form(self, request, queryset, ReasonForm, action, title, CARD_ACTION)
-        if not isinstance(outcome, forms.Form):
+        outcome = action_form(self, request, queryset, ReasonForm, action, title, REVIEW_ACTION)
+        if isinstance(outcome, TemplateResponse):
+            # the page names the cards as the queue does (a hidden one without its name)
+            (outcome.context_data or {})["rows"] = card_selectors.review_cards(queryset)
             return outcome
         try:
             result = card_services.cards_review(

@@ -19,5 +19,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib import admin
+
         post_migrate.connect(_groups, sender=self)
+        # The admin is the directors' and forum staff's control room: it carries the site's
+        # name, not "Django 管理".
+        admin.site.site_header = _("雾雨小镇 版杀 · 控制室")
+        admin.site.site_title = _("雾雨小镇 版杀 · 控制室")
+        admin.site.index_title = _("导演与论坛管理")
         from games import card_services  # noqa: F401  (the day close's cards, for every kind)

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_POST
 from games import selectors as game_selectors
 from games import services as game_services
 from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
+from games.admin_labels import GameColumn
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
 from royale import admin_events, admin_market, admin_sandbox, services
 from royale.admin_common import StateForm, control_url, directed_game
@@ -377,12 +378,12 @@ def _kind_keys(rs: Ruleset) -> list[tuple[str, str]]:
 
 
 @admin.register(RoyaleGame)
-class RoyaleGameAdmin(GameStateAdmin):
+class RoyaleGameAdmin(GameColumn, GameStateAdmin):
     kind = "royale"
-    list_display = ("game", "day", "phase", "paused", "auto_publish", "control_room")
+    list_display = ("game_title", "day", "phase", "paused", "auto_publish", "control_room")
     list_select_related = ("game",)
-    fields = ("game", "auto_publish")
-    readonly_fields = ("game", "auto_publish")
+    fields = ("game_title", "auto_publish")
+    readonly_fields = ("game_title", "auto_publish")
 
     @admin.display(description=_("第几天"))
     def day(self, obj: RoyaleGame) -> int:

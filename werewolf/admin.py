@@ -30,6 +30,7 @@ from django.views.decorators.http import require_POST
 
 from games import admin as games_admin
 from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
+from games.admin_labels import GameColumn
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
@@ -556,9 +557,9 @@ def _ops(state: GameState | None) -> list[str]:
 
 
 @admin.register(WerewolfGame)
-class WerewolfGameAdmin(GameStateAdmin):
+class WerewolfGameAdmin(GameColumn, GameStateAdmin):
     kind = "werewolf"
-    list_display = ("game", "night_room")
+    list_display = ("game_title", "night_room")
     list_select_related = ("game",)
 
     @admin.display(description=_("夜晚控制室"))

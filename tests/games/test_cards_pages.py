@@ -10,14 +10,14 @@ import pytest
 import time_machine
 from django.test import Client
 
+from games import card_selectors, services
 from games import card_services as cs
-from games import services
 from games.engine import dice
 from games.engine import floors as fl
 from games.errors import CloseMoveRefused
-from games.models import Card, Character, Game, SpeedRequest
+from games.models import Card, Character, Event, ForumPost, ForumThread, Game, SpeedRequest
 from tests.conftest import bj, on_forum
-from tests.games.test_cards import add, posts, thread, werewolf_game
+from tests.games.test_cards import add, close_day, posts, thread, werewolf_game
 
 pytestmark = pytest.mark.django_db
 
@@ -297,3 +297,215 @@ def test_after_a_speed_up_the_director_moves_todays_close(
     assert game.transitions.filter(day=1, kind="day_close").exists()
     with time_machine.travel(bj(1, 18, 30), tick=False), pytest.raises(CloseMoveRefused):
         services.day_close_move(game=game, day=1, at=bj(1, 20), director=director, reason="已关门")
+
+
+# --- the staff's buttons, the rule's words and the posts -----------------------------------------
+
+
+def review(client: Client, card: Card, decision: str, reason: str, **extra: Any) -> Any:
+    return client.post(
+        f"{QUEUE}{card.pk}/review/",
+        {"decision": decision, "reason": reason, "next": f"{QUEUE}?status__exact=proposed"},
+        **extra,
+    )
+
+
+def discussion_posts(game: Game, name: str, n: int) -> list[str]:
+    """``n`` posts by ``name`` in day 1's discussion thread (Discuz tid 4321) before the close;
+    their pids."""
+    talk = thread(game, 1, "discussion")
+    ForumThread.objects.filter(pk=talk.pk).update(external_id="4321")
+    character = Character.objects.get(game=game, name=name)
+    pids = []
+    for i in range(n):
+        pid = str(90000 + i)
+        ForumPost.objects.create(
+            thread=talk,
+            external_id=pid,
+            floor=10 + i,
+            author=name,
+            author_uid=character.forum_uid,
+            character=character,
+            posted_at=bj(1, 10, i),
+            text=f"第{i + 1}帖：我觉得今天该出狼",
+            content_hash="-",
+        )
+        pids.append(pid)
+    return pids
+
+
+def test_staff_confirms_one_card_with_its_rows_button(
+    director: Any, staff: Any, staff_client: Client
+) -> None:
+    game = werewolf_game()
+    card = add(game, director, "陈", "blue", "12.1")
+    page = staff_client.get(f"{QUEUE}?status__exact=proposed").content.decode()
+    assert f'form="review-{card.pk}" name="decision" value="confirm"' in page
+    assert f'form="review-{card.pk}" name="decision" value="reject"' in page
+    assert f'<form id="review-{card.pk}" method="post"' in page
+    response = review(staff_client, card, "confirm", "确有情绪发言")
+    assert response.status_code == 302
+    assert response["Location"] == f"{QUEUE}?status__exact=proposed"
+    card.refresh_from_db()
+    assert (card.status, card.review_reason, card.reviewer) == ("confirmed", "确有情绪发言", staff)
+    assert Event.objects.filter(game=game, kind="card", audience="public").count() == 1
+    after = staff_client.get(response["Location"]).content.decode()
+    assert "已确认。" in after
+    assert f'form="review-{card.pk}"' not in after  # no longer waiting
+
+
+def test_reject_on_the_cards_page(director: Any, staff_client: Client) -> None:
+    game = werewolf_game()
+    card = add(game, director, "陈", "yellow", "12.2")
+    page = staff_client.get(f"{QUEUE}{card.pk}/change/").content.decode()
+    assert 'name="decision" value="reject"' in page
+    assert "审核理由（必填" in page
+    response = staff_client.post(
+        f"{QUEUE}{card.pk}/review/",
+        {"decision": "reject", "reason": "不构成违规", "next": f"{QUEUE}{card.pk}/change/"},
+        follow=True,
+    )
+    card.refresh_from_db()
+    assert (card.status, card.review_reason) == ("rejected", "不构成违规")
+    shown = response.content.decode()
+    assert "已驳回。" in shown
+    assert "不构成违规" in shown
+    assert 'name="decision"' not in shown  # reviewed: no buttons
+
+
+def test_a_review_without_a_reason_changes_nothing(director: Any, staff_client: Client) -> None:
+    game = werewolf_game()
+    card = add(game, director, "陈", "red", "12.1")
+    page = review(staff_client, card, "confirm", "   ", follow=True).content.decode()
+    assert "请填写理由。" in page
+    card.refresh_from_db()
+    assert (card.status, card.reviewer) == ("proposed", None)
+    assert Character.objects.get(pk=card.character_id).is_alive
+    assert not Event.objects.filter(game=game, kind="cards_reviewed").exists()
+    page = review(staff_client, card, "maybe", "属实", follow=True).content.decode()
+    assert "请选择确认或驳回。" in page
+    card.refresh_from_db()
+    assert card.status == "proposed"
+
+
+def test_a_card_reviewed_meanwhile_is_left_as_it_is(director: Any, staff_client: Client) -> None:
+    game = werewolf_game()
+    card = add(game, director, "陈", "blue", "12.1")
+    review(staff_client, card, "reject", "不成立")
+    page = review(staff_client, card, "confirm", "属实", follow=True).content.decode()
+    assert "这张判罚已被审核，未作改动。" in page
+    card.refresh_from_db()
+    assert (card.status, card.review_reason) == ("rejected", "不成立")
+
+
+def test_directors_cannot_review_or_open_the_queues_pages(
+    director: Any, director_client: Client, staff_client: Client
+) -> None:
+    own, other = werewolf_game(), werewolf_game(number="100")
+    own.directors.add(director)
+    mine = add(own, director, "陈", "blue", "12.1")
+    theirs = add(other, director, "陈", "yellow", "2.1")
+    for card in (mine, theirs):
+        assert review(director_client, card, "confirm", "属实").status_code == 403
+        assert director_client.get(f"{QUEUE}{card.pk}/change/").status_code == 403
+    assert set(Card.objects.values_list("status", flat=True)) == {"proposed"}
+    # the director's own ledger shows its game's card (with the rule's words), not the other
+    ledger = director_client.get("/admin/games/card/").content.decode()
+    assert "12.1 明显的情绪发言" in ledger
+    assert "[100]" not in ledger
+    assert review(staff_client, theirs, "confirm", "属实").status_code == 302
+    assert staff_client.get(f"{QUEUE}999999/change/").status_code == 404
+    assert review(staff_client, Card(pk=999999), "confirm", "属实").status_code == 404
+    assert staff_client.get(f"{QUEUE}{mine.pk}/review/").status_code == 405
+
+
+def test_the_queue_shows_the_rules_words_and_the_posts_behind_a_card(
+    director: Any, staff_client: Client
+) -> None:
+    game = werewolf_game()
+    on_forum(game, "http://www.mistytown.cn/")
+    pids = discussion_posts(game, "陈", 3)
+    thread(game, 1, "vote")
+    close_day(1)
+    card = Card.objects.get(game=game, character__name="陈", reason="5.1")
+    queue = staff_client.get(f"{QUEUE}?status__exact=proposed").content.decode()
+    page = staff_client.get(f"{QUEUE}{card.pk}/change/").content.decode()
+    for shown in (queue, page):
+        assert "5.1 在未加快进程的单个讨论日不足五帖、或连续三个讨论日均不足十帖" in shown
+        assert "讨论帖关门前发帖 3（少于 5）" in shown
+        for pid in pids:
+            assert (
+                "http://www.mistytown.cn/forum.php?mod=redirect&amp;goto=findpost"
+                f"&amp;ptid=4321&amp;pid={pid}"
+            ) in shown
+        chen = Character.objects.get(game=game, name="陈")
+        assert (
+            "http://www.mistytown.cn/forum.php?mod=viewthread&amp;tid=4321"
+            f"&amp;authorid={chen.forum_uid}"
+        ) in shown
+    assert "第1帖：我觉得今天该出狼" in page  # the post itself, on the card's page
+    assert "5.2 在未加快进程的任一讨论日未投票" in queue  # the vote thread's card
+    add(game, director, "阿米娅", "blue", "12.1")
+    assert (
+        "12.1 明显的情绪发言"
+        in staff_client.get(f"{QUEUE}?status__exact=proposed").content.decode()
+    )
+
+
+def test_post_links_on_each_kind_of_forum(director: Any) -> None:
+    game = werewolf_game()
+    pids = discussion_posts(game, "陈", 1)
+    card = add(game, director, "陈", "blue", "12.1")
+    talk = ForumThread.objects.get(game=game, kind="discussion")
+    ForumPost.objects.filter(thread=talk).update(external_id="print:202611010200:1:陈")
+    assert card_selectors.review_cards([card])[0].threads[0].posts[0].url == ""  # no forum yet
+    on_forum(game, "http://www.mistytown.cn/", kind="printable")
+    card = Card.objects.select_related("game__forum_site", "character").get(pk=card.pk)
+    [link] = card_selectors.review_cards([card])[0].threads[0].posts
+    # a post known only from a printable page: by its floor (the thread's 电梯直达)
+    assert (
+        link.url == "http://www.mistytown.cn/forum.php?mod=redirect&ptid=4321&authorid=0&postno=10"
+    )
+    ForumPost.objects.filter(thread=talk).update(external_id=pids[0])
+    site = card.game.forum_site
+    assert site is not None
+    site.kind, site.base_url = "discourse", "https://forum.example.org/"
+    site.save()
+    card = Card.objects.select_related("game__forum_site", "character").get(pk=card.pk)
+    [row] = card_selectors.review_cards([card])
+    assert row.threads[0].posts[0].url == "https://forum.example.org/t/4321/10"
+    Character.objects.filter(pk=card.character_id).update(forum_username="chen_99")
+    card = Card.objects.select_related("game__forum_site", "character").get(pk=card.pk)
+    [row] = card_selectors.review_cards([card])
+    assert row.threads[0].url == "https://forum.example.org/t/4321?username_filters=chen_99"
+
+
+def test_a_secret_reason_card_shows_neither_who_nor_why_to_staff_while_the_game_runs(
+    director: Any, staff: Any, staff_client: Client
+) -> None:
+    game = werewolf_game()
+    chen = Character.objects.get(game=game, name="陈")
+    cs.card_propose_missed_duty(game=game, character_id=chen.pk, day=1, skill="选举", now=bj(1, 22))
+    card = Card.objects.get(game=game, reason="5.3")
+    queue = staff_client.get(f"{QUEUE}?status__exact=proposed").content.decode()
+    page = staff_client.get(f"{QUEUE}{card.pk}/change/").content.decode()
+    data = {"action": "confirm", "_selected_action": [card.pk]}
+    bulk = staff_client.post(f"{QUEUE}?status__exact=proposed", data).content.decode()
+    for shown in (queue, page, bulk):
+        assert "陈" not in shown
+        assert "5.3" not in shown
+        assert "必须行使特权" not in shown
+        assert "选举" not in shown
+        assert "（保密）" in shown
+    searched = staff_client.get(f"{QUEUE}?status__exact=proposed&q=陈").content.decode()
+    assert f'value="{card.pk}"' not in searched
+    assert 'name="decision" value="confirm"' in page  # the staff still review it
+    review(staff_client, card, "confirm", "系统记录属实")
+    card.refresh_from_db()
+    assert card.status == "confirmed"
+    # once the game is over, the roles are out: the card shows in full
+    Game.objects.filter(pk=game.pk).update(status="finished")
+    page = staff_client.get(f"{QUEUE}{card.pk}/change/").content.decode()
+    assert "陈" in page
+    assert "5.3 必须行使特权的角色未在规定时间内行使" in page
+    assert "选举" in page
