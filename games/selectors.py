@@ -130,6 +130,12 @@ def game_by_number(*, number: str) -> Game | None:
     return Game.objects.filter(number=number).exclude(status="draft").first()
 
 
+def game_page_by_number(*, number: str) -> Game | None:
+    """The game whose public page this is, a game in preparation included: its seed's hash is
+    public from its creation, before anything is dealt from the seed."""
+    return Game.objects.filter(number=number).first()
+
+
 def transitions_upcoming(*, game: Game, count: int = 6) -> list[tt.Transition]:
     if game.start_date is None:
         return []

@@ -46,7 +46,9 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def game_public(request: HttpRequest, number: str) -> HttpResponse:
-    game = _game_or_404(number)
+    game = selectors.game_page_by_number(number=number)
+    if game is None:
+        raise Http404
     context = {
         "game": game,
         "announcements": selectors.announcements_published(game=game),
@@ -122,7 +124,12 @@ def game_archive(request: HttpRequest, number: str) -> HttpResponse:
     archive = archive_selectors.archive_get(game=game)
     if archive is None:
         return _archive_closed(request, game)
-    return render(request, "games/archive.html", {"game": game, "archive": archive})
+    context = {
+        "game": game,
+        "archive": archive,
+        "cache_version": archive_selectors.ARCHIVE_CACHE_VERSION,
+    }
+    return render(request, "games/archive.html", context)
 
 
 def game_archive_day(request: HttpRequest, number: str, day: int) -> HttpResponse:
@@ -133,7 +140,12 @@ def game_archive_day(request: HttpRequest, number: str, day: int) -> HttpRespons
     if log is None:
         raise Http404
     show_steps = request.GET.get("steps") == "1"
-    context = {"game": game, "log": log, "show_steps": show_steps}
+    context = {
+        "game": game,
+        "log": log,
+        "show_steps": show_steps,
+        "cache_version": archive_selectors.ARCHIVE_CACHE_VERSION,
+    }
     return render(request, "games/archive_day.html", context)
 
 

@@ -72,10 +72,15 @@ def test_the_public_game_shows_the_seed_hash_but_never_the_seed(client: Client, 
     assert game.seed in client.get("/games/256/").content.decode()
 
 
-def test_draft_games_are_not_public(client: Client, game: Game) -> None:
+def test_a_game_in_preparation_shows_only_its_seed_hash(client: Client, game: Game) -> None:
+    """The hash is public before anything is dealt from the seed; the game is not listed,
+    nobody logs in and the API does not know it until it starts."""
     game.status = "draft"
     game.save()
-    assert client.get("/games/256/").status_code == 404
+    page = client.get("/games/256/").content.decode()
+    assert game.seed_hash in page
+    assert game.seed not in page
+    assert "角色登录" not in page
     assert client.get("/api/games/by-number/256").status_code == 404
     assert "伊斯灵顿" not in client.get("/").content.decode()
 

@@ -83,6 +83,11 @@ def test_a_director_creates_a_game_and_lands_on_its_page(
     page = director_client.get(prepare(game)).content.decode()
     assert game.seed_hash in page
     assert game.seed not in page
+    # Public before anything is dealt from the seed; the seed itself is not.
+    public = Client().get("/games/256/").content.decode()
+    assert game.seed_hash in public
+    assert game.seed not in public
+    assert "本局正在筹备" in public
 
 
 @pytest.mark.parametrize(
