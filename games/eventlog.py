@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -24,10 +25,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models.signals import post_delete, post_save
+from django.utils import translation
 from django.utils.dateparse import parse_datetime
-from django.utils.functional import Promise
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop
 
 from games.engine.timetable import BEIJING
 from games.models import (
@@ -44,6 +44,38 @@ from games.models import (
 )
 
 Payload = Mapping[str, Any]
+
+# Translations during a render: looked up once per language and message, not once per line
+# (Django's gettext reads the active language through a context-aware local on every call,
+# which made it most of a pushed frame's cost).
+_RENDER = threading.local()
+_TRANSLATED: dict[tuple[str, Any], str] = {}
+
+
+def gettext(message: str) -> str:
+    lang = getattr(_RENDER, "lang", None)
+    if lang is None:
+        return translation.gettext(message)
+    key = (lang, message)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        found = _TRANSLATED[key] = translation.gettext(message)
+    return found
+
+
+def lazy_text(value: Any) -> str:
+    """A lazily translated label of the models (PHASE_LABELS…), as text, cached like gettext."""
+    lang = getattr(_RENDER, "lang", None)
+    if lang is None:
+        return str(value)
+    key = (lang, id(value))  # module-level constants: the same object for the process's life
+    found = _TRANSLATED.get(key)
+    if found is None:
+        found = _TRANSLATED[key] = str(value)
+    return found
+
+
+_ = gettext
 
 
 @dataclass(frozen=True)
@@ -130,7 +162,7 @@ PhaseFn = Callable[[Payload], "tuple[int, str] | None"]
 
 @dataclass(frozen=True)
 class EventText:
-    label: str | Promise  # gettext_lazy: the reader's language at render time
+    label: str  # the message (gettext_noop), translated at render time
     text: TextFn
     step: bool = False  # an engine step or a stage marker: behind the toggle
     characters: CharactersFn | None = None
@@ -164,7 +196,7 @@ def _unknown(payload: Payload, ctx: LogContext) -> str:
     return _("（未归类事件）")
 
 
-UNKNOWN = EventText(label=gettext_lazy("其他"), text=_unknown)
+UNKNOWN = EventText(label=gettext_noop("其他"), text=_unknown)
 
 
 def text_for(game_kind: str, event_kind: str) -> EventText:
@@ -176,12 +208,18 @@ def text_for(game_kind: str, event_kind: str) -> EventText:
 
 def at_text(at: datetime, *, seconds: bool = True) -> str:
     """北京时间 ("12月1日 21:10:05") whatever the server's or the reader's time zone."""
+    key = (getattr(_RENDER, "lang", None), at, seconds)
+    last = getattr(_RENDER, "last_at", None)
+    if last is not None and last[0] == key:
+        return str(last[1])  # a batch's events share their moment
     local = at.astimezone(BEIJING)
-    return _("%(month)d月%(day)d日 %(time)s") % {
+    text = _("%(month)d月%(day)d日 %(time)s") % {
         "month": local.month,
         "day": local.day,
         "time": local.strftime("%H:%M:%S" if seconds else "%H:%M"),
     }
+    _RENDER.last_at = (key, text)
+    return text
 
 
 def iso_text(value: Any) -> str:
@@ -242,7 +280,7 @@ def keys(*names: str) -> CharactersFn:
 
 
 def phase_label(day: int | None, phase: str) -> str:
-    label = str(PHASE_LABELS.get(phase, PHASE_LABELS["before"]))
+    label = lazy_text(PHASE_LABELS.get(phase, PHASE_LABELS["before"]))
     if not day:
         return label
     return _("第 %(day)d 天 · %(phase)s") % {"day": day, "phase": label}
@@ -289,7 +327,25 @@ def _director(event: Event, ctx: LogContext) -> str:
     return ctx.director_name(event.director_id)
 
 
+@contextmanager
+def rendering() -> Iterator[None]:
+    """Render a batch of lines in the active language, looked up once for all of them."""
+    if getattr(_RENDER, "lang", None) is not None:
+        yield
+        return
+    _RENDER.lang = translation.get_language()
+    try:
+        yield
+    finally:
+        _RENDER.lang = None
+
+
 def _line(event: Event, ctx: LogContext, day: int | None, phase: str) -> LogLine:
+    with rendering():
+        return _render(event, ctx, day, phase)
+
+
+def _render(event: Event, ctx: LogContext, day: int | None, phase: str) -> LogLine:
     entry = text_for(ctx.game.kind, event.kind)
     payload = event.payload if isinstance(event.payload, Mapping) else {}
     ctx.event = event
@@ -300,7 +356,7 @@ def _line(event: Event, ctx: LogContext, day: int | None, phase: str) -> LogLine
         extra = list(entry.characters(payload)) if entry.characters else []
     except (KeyError, TypeError, ValueError, AttributeError, LookupError):
         # An older payload shape must not take the whole log down; the label still says what.
-        text = _("%(label)s（内容无法解读）") % {"label": entry.label}
+        text = _("%(label)s（内容无法解读）") % {"label": _(entry.label)}
         extra = []
     return LogLine(
         seq=event.seq,
@@ -309,7 +365,7 @@ def _line(event: Event, ctx: LogContext, day: int | None, phase: str) -> LogLine
         day=day or None,
         phase_label=phase_label(day, phase) if phase else "",
         kind=event.kind,
-        kind_label=str(entry.label),
+        kind_label=_(entry.label),
         text=text,
         audience_label=_audience_label(event, ctx),
         character_ids=tuple(
@@ -357,11 +413,12 @@ def event_lines(*, game: Game, events: Iterable[Event]) -> list[LogLine]:
     ctx = log_context(game)
     day, phase = _phase_before(game, rows[0].seq) if rows[0].seq > 1 else (0, "before")
     lines = []
-    for event in rows:
-        moved = _moved(game.kind, event.kind, event.payload)
-        if moved is not None:
-            day, phase = moved
-        lines.append(_line(event, ctx, day, phase))
+    with rendering():
+        for event in rows:
+            moved = _moved(game.kind, event.kind, event.payload)
+            if moved is not None:
+                day, phase = moved
+            lines.append(_line(event, ctx, day, phase))
     return lines
 
 
@@ -438,7 +495,7 @@ def event_sentence(event: Event) -> str:
 
 def kind_labels(game_kind: str) -> list[str]:
     """The Chinese labels of every event a game of this kind may log (the kind filter)."""
-    return sorted({str(t.label) for t in texts_for(game_kind).values()})
+    return sorted({translation.gettext(t.label) for t in texts_for(game_kind).values()})
 
 
 # --- the core's events -----------------------------------------------------------------------
@@ -450,12 +507,12 @@ def phase_moved(p: Payload) -> tuple[int, str]:
 
 def phase_changed(p: Payload, ctx: LogContext) -> str:
     transition = TRANSITION_LABELS.get(str(p.get("transition")))
-    phase = PHASE_LABELS.get(str(p.get("phase")), "")
+    phase = lazy_text(PHASE_LABELS.get(str(p.get("phase")), ""))
     if transition is None:
         return _("进入%(phase)s") % {"phase": phase_label(p.get("day"), str(p.get("phase")))}
     return _("%(day)s%(transition)s，进入「%(phase)s」阶段") % {
         "day": day_text(p.get("day")),
-        "transition": transition,
+        "transition": lazy_text(transition),
         "phase": phase,
     }
 
@@ -681,45 +738,49 @@ def _names_text(template: str, key: str = "characters") -> TextFn:
     return render
 
 
-L = gettext_lazy
-
 _CORE.update(
     {
-        "phase_changed": EventText(L("阶段切换"), phase_changed, phase=phase_moved),
-        "announcement": EventText(L("公示"), _announcement),
-        "dice_rolled": EventText(L("掷骰"), _dice),
-        "game_paused": EventText(L("暂停"), _fixed("导演暂停了游戏：不接受行动，不执行定时步骤")),
-        "game_resumed": EventText(L("暂停"), _fixed("导演恢复了游戏")),
+        "phase_changed": EventText(gettext_noop("阶段切换"), phase_changed, phase=phase_moved),
+        "announcement": EventText(gettext_noop("公示"), _announcement),
+        "dice_rolled": EventText(gettext_noop("掷骰"), _dice),
+        "game_paused": EventText(
+            gettext_noop("暂停"), _fixed("导演暂停了游戏：不接受行动，不执行定时步骤")
+        ),
+        "game_resumed": EventText(gettext_noop("暂停"), _fixed("导演恢复了游戏")),
         "game_finished": EventText(
-            L("游戏结束"), _fixed("游戏结束，随机种子已公开（可据此复核每一次掷骰）")
+            gettext_noop("游戏结束"), _fixed("游戏结束，随机种子已公开（可据此复核每一次掷骰）")
         ),
         "game_created": EventText(
-            L("开局"),
+            gettext_noop("开局"),
             lambda p, ctx: _("创建游戏：%(title)s") % {"title": p.get("title", "")},
         ),
         "game_started": EventText(
-            L("开局"),
+            gettext_noop("开局"),
             lambda p, ctx: (
                 _("游戏开始：%(title)s，共 %(n)s 名角色；随机种子的 SHA-256 已公开")
                 % {"title": p.get("title", ""), "n": p.get("characters", "?")}
             ),
         ),
         "cast_added": EventText(
-            L("角色名单"),
+            gettext_noop("角色名单"),
             lambda p, ctx: (
                 _("加入角色：%(names)s") % {"names": _names_list(p, "names")}
                 + _cast_source(p.get("source"))
             ),
         ),
-        "cast_removed": EventText(L("角色名单"), _names_text("移除角色：%(names)s", "names")),
-        "passwords_generated": EventText(L("登录"), _names_text("为 %(names)s 生成登录密码")),
-        "links_issued": EventText(L("登录"), _names_text("为 %(names)s 生成登录链接")),
-        "links_revoked": EventText(L("登录"), _names_text("作废 %(names)s 的登录链接")),
+        "cast_removed": EventText(
+            gettext_noop("角色名单"), _names_text("移除角色：%(names)s", "names")
+        ),
+        "passwords_generated": EventText(
+            gettext_noop("登录"), _names_text("为 %(names)s 生成登录密码")
+        ),
+        "links_issued": EventText(gettext_noop("登录"), _names_text("为 %(names)s 生成登录链接")),
+        "links_revoked": EventText(gettext_noop("登录"), _names_text("作废 %(names)s 的登录链接")),
         "credentials_sent": EventText(
-            L("登录"), _names_text("通过论坛站内信把登录密码和链接发给 %(names)s 的玩家")
+            gettext_noop("登录"), _names_text("通过论坛站内信把登录密码和链接发给 %(names)s 的玩家")
         ),
         "substitute_recorded": EventText(
-            L("替补"),
+            gettext_noop("替补"),
             lambda p, ctx: (
                 _("登记替补：%(user)s 自 %(since)s 起接手 %(name)s")
                 % {
@@ -731,7 +792,7 @@ _CORE.update(
             characters=keys("character"),
         ),
         "assistant_recorded": EventText(
-            L("场外助理"),
+            gettext_noop("场外助理"),
             lambda p, ctx: (
                 _("登记场外助理：%(user)s 协助 %(name)s")
                 % {
@@ -741,43 +802,49 @@ _CORE.update(
             ),
             characters=keys("character"),
         ),
-        "timetable_changed": EventText(L("时间表"), _timetable),
-        "close_moved": EventText(L("时间表"), text_or("关门时间已调整")),
-        "card": EventText(L("判罚"), _card, characters=keys("character")),
+        "timetable_changed": EventText(gettext_noop("时间表"), _timetable),
+        "close_moved": EventText(gettext_noop("时间表"), text_or("关门时间已调整")),
+        "card": EventText(gettext_noop("判罚"), _card, characters=keys("character")),
         "card_added": EventText(
-            L("判罚"),
+            gettext_noop("判罚"),
             lambda p, ctx: _("导演录入判罚：") + _card(p, ctx),
             characters=keys("character"),
         ),
         "cards_proposed": EventText(
-            L("判罚"),
+            gettext_noop("判罚"),
             _cards_proposed,
             characters=lambda p: ids_in(*(c.get("character") for c in p.get("cards") or [])),
         ),
-        "cards_reviewed": EventText(L("判罚"), _cards_reviewed),
+        "cards_reviewed": EventText(gettext_noop("判罚"), _cards_reviewed),
         "cards_failed": EventText(
-            L("判罚"),
+            gettext_noop("判罚"),
             lambda p, ctx: (
                 _("%(day)s的判罚提议未能生成（已记入服务器日志），可稍后重新生成")
                 % {"day": day_text(p.get("day"))}
             ),
         ),
         "red_card_applied": EventText(
-            L("判罚"),
+            gettext_noop("判罚"),
             lambda p, ctx: _("红牌执行：%(effect)s") % {"effect": p.get("effect") or _("（无）")},
         ),
-        "red_card": EventText(L("判罚"), _red_card, characters=keys("character")),
-        "faction_decision": EventText(L("判罚"), _faction_decision, characters=keys("character")),
-        "pace": EventText(L("加速/延时"), _pace),
-        "pace_requested": EventText(L("加速/延时"), _pace_requested, characters=keys("character")),
-        "forum_post_edited": EventText(L("论坛"), _post_edited, characters=keys("character")),
-        "ballot_tally": EventText(L("投票统计"), _tally),
+        "red_card": EventText(gettext_noop("判罚"), _red_card, characters=keys("character")),
+        "faction_decision": EventText(
+            gettext_noop("判罚"), _faction_decision, characters=keys("character")
+        ),
+        "pace": EventText(gettext_noop("加速/延时"), _pace),
+        "pace_requested": EventText(
+            gettext_noop("加速/延时"), _pace_requested, characters=keys("character")
+        ),
+        "forum_post_edited": EventText(
+            gettext_noop("论坛"), _post_edited, characters=keys("character")
+        ),
+        "ballot_tally": EventText(gettext_noop("投票统计"), _tally),
         "ballot_tally_posted": EventText(
-            L("投票统计"),
+            gettext_noop("投票统计"),
             lambda p, ctx: _("已在投票帖回复%(day)s的票数统计") % {"day": day_text(p.get("day"))},
         ),
-        "window_extended": EventText(L("时间表"), _window_extended),
-        "engine_step": EventText(L("引擎步骤"), _engine_step, step=True),
+        "window_extended": EventText(gettext_noop("时间表"), _window_extended),
+        "engine_step": EventText(gettext_noop("引擎步骤"), _engine_step, step=True),
     }
 )
 

@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -51,11 +51,18 @@ def frame_for_player(event: Event) -> dict[str, Any]:
 
 
 def frame_for_director(event: Event, ctx: eventlog.LogContext | None = None) -> dict[str, Any]:
-    """Every fact of the event, and the sentence the control room shows for it (rendered here,
-    for the directors alone: a player's frame never carries a sentence)."""
+    """Every fact of the event, and the sentence the control room shows for it (rendered for
+    the directors alone: a player's frame never carries a sentence)."""
     if ctx is None:
         game = event.game if Event.game.is_cached(event) else event.game_id
         ctx = eventlog.frame_context(game)
+    return {
+        **_director_facts(event),
+        **eventlog.line_frame(eventlog.event_line_for_frame(event, ctx)),
+    }
+
+
+def _director_facts(event: Event) -> dict[str, Any]:
     return {
         "type": "event",
         "seq": event.seq,
@@ -69,8 +76,25 @@ def frame_for_director(event: Event, ctx: eventlog.LogContext | None = None) -> 
         "director": event.director_id,
         "reason": event.reason,
         "at": event.created_at.isoformat(),
-        **eventlog.line_frame(eventlog.event_line_for_frame(event, ctx)),
     }
+
+
+class DirectorFrame(dict[str, Any]):
+    """A directors' frame whose sentence is rendered when it is sent: after the commit, in
+    ``push``, rather than while the game's row is locked (``messages_for`` runs inside the
+    step's transaction)."""
+
+    __slots__ = ("_render",)
+
+    def __init__(self, base: dict[str, Any], render: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(base)
+        self._render: Callable[[], dict[str, Any]] | None = render
+
+    def complete(self) -> DirectorFrame:
+        if self._render is not None:
+            self.update(self._render())
+            self._render = None
+        return self
 
 
 def messages_for(events: Iterable[Event]) -> Messages:
@@ -78,6 +102,17 @@ def messages_for(events: Iterable[Event]) -> Messages:
     one message per group, so an action's events cost one channel-layer send per group."""
     by_group: dict[str, list[dict[str, Any]]] = {}
     contexts: dict[int, eventlog.LogContext] = {}  # one per game and batch
+
+    def director(event: Event) -> DirectorFrame:
+        def render() -> dict[str, Any]:
+            ctx = contexts.get(event.game_id)
+            if ctx is None:
+                game = event.game if Event.game.is_cached(event) else event.game_id
+                ctx = contexts[event.game_id] = eventlog.frame_context(game)
+            return eventlog.line_frame(eventlog.event_line_for_frame(event, ctx))
+
+        return DirectorFrame(_director_facts(event), render)
+
     for event in events:
         game_id = event.game_id
         if event.audience == Audience.PUBLIC:
@@ -85,12 +120,19 @@ def messages_for(events: Iterable[Event]) -> Messages:
         elif event.audience == Audience.CHARACTER and event.audience_character_id is not None:
             group = group_character(game_id, event.audience_character_id)
             by_group.setdefault(group, []).append(frame_for_player(event))
-        ctx = contexts.get(game_id)
-        if ctx is None:
-            game = event.game if Event.game.is_cached(event) else game_id
-            ctx = contexts[game_id] = eventlog.frame_context(game)
-        by_group.setdefault(group_directors(game_id), []).append(frame_for_director(event, ctx))
+        by_group.setdefault(group_directors(game_id), []).append(director(event))
     return list(by_group.items())
+
+
+def frames_complete(messages: Messages) -> Messages:
+    """The messages with every directors' sentence rendered (in order: a sentence may reuse
+    what an earlier one of its step said), in one language lookup for all of them."""
+    with eventlog.rendering():
+        for _group, frames in messages:
+            for frame in frames:
+                if isinstance(frame, DirectorFrame):
+                    frame.complete()
+    return messages
 
 
 # The server's event loop (bound by config.asgi), where pushes from request threads are queued.
@@ -117,6 +159,7 @@ def push(messages: Messages) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    frames_complete(messages)
     # Serialised once here rather than by each of the group's sockets.
     texts = [
         (group, [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames])

@@ -11,18 +11,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as L
+from django.utils.translation import gettext_noop
 
 from games.eventlog import (
     EventText,
     LogContext,
     Payload,
     TextFn,
+    _,
     action_actor,
     day_text,
     ids_in,
     keys,
+    lazy_text,
     pair,
     place,
     register_texts,
@@ -683,16 +684,16 @@ def _night_opened(p: Payload, ctx: LogContext) -> str:
 
 
 STAGES = {
-    "pre_night": L("开门后结算"),
-    "day_close": L("关门结算"),
-    "night_open": L("入夜"),
-    "post_night": L("行动后结算"),
-    "shrink_drawn": L("抽取缩圈"),
-    "bleeding": L("流血"),
-    "shrink": L("缩圈"),
-    "drowning": L("淹死判定"),
-    "victory_check": L("胜负判定"),
-    "settlement": L("每日恢复"),
+    "pre_night": gettext_noop("开门后结算"),
+    "day_close": gettext_noop("关门结算"),
+    "night_open": gettext_noop("入夜"),
+    "post_night": gettext_noop("行动后结算"),
+    "shrink_drawn": gettext_noop("抽取缩圈"),
+    "bleeding": gettext_noop("流血"),
+    "shrink": gettext_noop("缩圈"),
+    "drowning": gettext_noop("淹死判定"),
+    "victory_check": gettext_noop("胜负判定"),
+    "settlement": gettext_noop("每日恢复"),
 }
 
 
@@ -700,7 +701,7 @@ def _stage(p: Payload, ctx: LogContext) -> str:
     label = STAGES.get(str(p.get("stage")))
     text = _("%(day)s结算步骤：%(stage)s") % {
         "day": day_text(p.get("day")),
-        "stage": label if label is not None else _("其他"),
+        "stage": _(label) if label is not None else _("其他"),
     }
     if p.get("places"):
         text += _("（%(places)s）") % {"places": _places(p["places"])}
@@ -878,7 +879,11 @@ def _bid(p: Payload, ctx: LogContext) -> str:
     }
 
 
-LOT_SOURCES = {"sold": L("卖给商店"), "shrink": L("缩圈"), "director": L("导演")}
+LOT_SOURCES = {
+    "sold": gettext_noop("卖给商店"),
+    "shrink": gettext_noop("缩圈"),
+    "director": gettext_noop("导演"),
+}
 
 
 def _lot_listed(p: Payload, ctx: LogContext) -> str:
@@ -887,7 +892,7 @@ def _lot_listed(p: Payload, ctx: LogContext) -> str:
         "item": item(p.get("item"), ctx),
         "lot": p.get("lot"),
         "day": day_text(p.get("day")),
-        "source": _("（来源：%(s)s）") % {"s": source} if source else "",
+        "source": _("（来源：%(s)s）") % {"s": _(source)} if source else "",
     }
 
 
@@ -1251,14 +1256,14 @@ def _riddle_paid(p: Payload, ctx: LogContext) -> str:
     }
 
 
-FEATS = {"adai": L("第一个答对阿呆的谜题"), "aben": L("第一个击杀阿笨")}
+FEATS = {"adai": gettext_noop("第一个答对阿呆的谜题"), "aben": gettext_noop("第一个击杀阿笨")}
 
 
 def _test_prize_earned(p: Payload, ctx: LogContext) -> str:
     feat = FEATS.get(str(p.get("feat")))
     return _("测试赛：%(name)s %(feat)s") % {
         "name": ctx.name(p.get("character")),
-        "feat": feat if feat is not None else _("达成奖励条件"),
+        "feat": _(feat) if feat is not None else _("达成奖励条件"),
     }
 
 
@@ -1382,52 +1387,52 @@ def _director_took(p: Payload, ctx: LogContext) -> str:
 # --- engine steps (behind the toggle) --------------------------------------------------------
 
 ACTIONS = {
-    "spawn": L("出生"),
-    "rest": L("静养"),
-    "move": L("移动"),
-    "search": L("搜索"),
-    "pick_up": L("捡拾"),
-    "attack": L("攻击"),
-    "equip": L("更换"),
-    "unequip": L("收起"),
-    "use": L("使用"),
-    "upgrade": L("升级"),
-    "gps": L("侦查"),
-    "telescope": L("望远镜"),
-    "drop": L("丢弃"),
-    "whisper": L("传音"),
-    "megaphone": L("大喇叭"),
-    "phone": L("通话"),
-    "answer_phone": L("接听"),
-    "shop_buy": L("商店购买"),
-    "shop_sell": L("卖给商店"),
-    "bid": L("拍卖出价"),
-    "exchange_request": L("申请兑换"),
-    "stall_offer": L("摆摊"),
-    "stall_buy": L("摊位购买"),
-    "gift": L("赠送"),
-    "trade_offer": L("提议交易"),
-    "trade_accept": L("接受交易"),
-    "trade_cancel": L("取消交易"),
-    "claim_reward": L("领取奖励"),
-    "vote": L("投票"),
-    "vote_change": L("改票"),
+    "spawn": gettext_noop("出生"),
+    "rest": gettext_noop("静养"),
+    "move": gettext_noop("移动"),
+    "search": gettext_noop("搜索"),
+    "pick_up": gettext_noop("捡拾"),
+    "attack": gettext_noop("攻击"),
+    "equip": gettext_noop("更换"),
+    "unequip": gettext_noop("收起"),
+    "use": gettext_noop("使用"),
+    "upgrade": gettext_noop("升级"),
+    "gps": gettext_noop("侦查"),
+    "telescope": gettext_noop("望远镜"),
+    "drop": gettext_noop("丢弃"),
+    "whisper": gettext_noop("传音"),
+    "megaphone": gettext_noop("大喇叭"),
+    "phone": gettext_noop("通话"),
+    "answer_phone": gettext_noop("接听"),
+    "shop_buy": gettext_noop("商店购买"),
+    "shop_sell": gettext_noop("卖给商店"),
+    "bid": gettext_noop("拍卖出价"),
+    "exchange_request": gettext_noop("申请兑换"),
+    "stall_offer": gettext_noop("摆摊"),
+    "stall_buy": gettext_noop("摊位购买"),
+    "gift": gettext_noop("赠送"),
+    "trade_offer": gettext_noop("提议交易"),
+    "trade_accept": gettext_noop("接受交易"),
+    "trade_cancel": gettext_noop("取消交易"),
+    "claim_reward": gettext_noop("领取奖励"),
+    "vote": gettext_noop("投票"),
+    "vote_change": gettext_noop("改票"),
 }
 OPS = {
-    "setup": L("发牌"),
-    "adjust": L("导演调整状态"),
-    "relocate": L("导演移动角色"),
-    "give": L("导演发放道具"),
-    "take": L("导演收回道具"),
-    "airdrop": L("导演空投"),
-    "exchange": L("导演兑换"),
-    "exchange_answer": L("处理兑换申请"),
-    "list_lot": L("导演上架拍品"),
-    "use_for": L("导演代为使用"),
-    "event_choose": L("安排事件"),
-    "riddle": L("公布谜题"),
-    "red_card": L("红牌罚下"),
-    "test_prize": L("测试赛奖励"),
+    "setup": gettext_noop("发牌"),
+    "adjust": gettext_noop("导演调整状态"),
+    "relocate": gettext_noop("导演移动角色"),
+    "give": gettext_noop("导演发放道具"),
+    "take": gettext_noop("导演收回道具"),
+    "airdrop": gettext_noop("导演空投"),
+    "exchange": gettext_noop("导演兑换"),
+    "exchange_answer": gettext_noop("处理兑换申请"),
+    "list_lot": gettext_noop("导演上架拍品"),
+    "use_for": gettext_noop("导演代为使用"),
+    "event_choose": gettext_noop("安排事件"),
+    "riddle": gettext_noop("公布谜题"),
+    "red_card": gettext_noop("红牌罚下"),
+    "test_prize": gettext_noop("测试赛奖励"),
 }
 
 
@@ -1438,16 +1443,16 @@ def _engine_step(p: Payload, ctx: LogContext) -> str:
         label = ACTIONS.get(str(action.get("kind")))
         words = {
             "name": ctx.name(action.get("actor")),
-            "action": label if label is not None else _("行动"),
+            "action": _(label) if label is not None else _("行动"),
         }
         return _("引擎步骤：%(name)s 的行动（%(action)s）") % words
     if op in TRANSITION_LABELS:
         return _("引擎步骤：%(day)s%(step)s") % {
             "day": day_text(p.get("day")),
-            "step": TRANSITION_LABELS[op],
+            "step": lazy_text(TRANSITION_LABELS[op]),
         }
     label = OPS.get(op)
-    return _("引擎步骤：%(op)s") % {"op": label if label is not None else _("其他")}
+    return _("引擎步骤：%(op)s") % {"op": _(label) if label is not None else _("其他")}
 
 
 def _day(template: str) -> TextFn:
@@ -1474,13 +1479,13 @@ def _zone(opened: bool) -> TextFn:
 ACTOR = keys("actor")
 TEXTS: dict[str, EventText] = {
     # night actions
-    "spawned": EventText(L("出生"), _spawned, characters=ACTOR),
-    "resting": EventText(L("静养"), _resting, characters=ACTOR),
-    "moved": EventText(L("移动"), _moved, characters=ACTOR),
-    "searched": EventText(L("搜索"), _searched, characters=keys("actor", "target")),
-    "picked_up": EventText(L("捡拾"), _picked_up, characters=ACTOR),
+    "spawned": EventText(gettext_noop("出生"), _spawned, characters=ACTOR),
+    "resting": EventText(gettext_noop("静养"), _resting, characters=ACTOR),
+    "moved": EventText(gettext_noop("移动"), _moved, characters=ACTOR),
+    "searched": EventText(gettext_noop("搜索"), _searched, characters=keys("actor", "target")),
+    "picked_up": EventText(gettext_noop("捡拾"), _picked_up, characters=ACTOR),
     "attack": EventText(
-        L("攻击"),
+        gettext_noop("攻击"),
         _attack,
         characters=lambda p: ids_in(
             p.get("attacker"),
@@ -1489,84 +1494,92 @@ TEXTS: dict[str, EventText] = {
             p.get("deaths"),
         ),
     ),
-    "attack_result": EventText(L("攻击"), _attack_result),
-    "hit": EventText(L("攻击"), _hit),
-    "death": EventText(L("出局"), _death, characters=keys("character")),
-    "died": EventText(L("出局"), _died),
-    "bomb": EventText(L("炸弹"), _bomb, characters=keys("actor", "hit", "killed")),
-    "bomb_used": EventText(L("炸弹"), _bomb),
-    "item_broken": EventText(L("道具损坏"), _item_broken, characters=keys("character")),
-    "equipped": EventText(L("更换"), _equipped, characters=ACTOR),
-    "unequipped": EventText(L("更换"), _unequipped, characters=ACTOR),
-    "dropped": EventText(L("丢弃"), _dropped, characters=ACTOR),
-    "used": EventText(L("使用"), _used, characters=ACTOR),
-    "upgraded": EventText(L("升级"), _upgraded, characters=ACTOR),
-    "gps": EventText(L("侦查"), _gps, characters=ACTOR),
-    "gps_result": EventText(L("侦查"), _gps),
+    "attack_result": EventText(gettext_noop("攻击"), _attack_result),
+    "hit": EventText(gettext_noop("攻击"), _hit),
+    "death": EventText(gettext_noop("出局"), _death, characters=keys("character")),
+    "died": EventText(gettext_noop("出局"), _died),
+    "bomb": EventText(gettext_noop("炸弹"), _bomb, characters=keys("actor", "hit", "killed")),
+    "bomb_used": EventText(gettext_noop("炸弹"), _bomb),
+    "item_broken": EventText(gettext_noop("道具损坏"), _item_broken, characters=keys("character")),
+    "equipped": EventText(gettext_noop("更换"), _equipped, characters=ACTOR),
+    "unequipped": EventText(gettext_noop("更换"), _unequipped, characters=ACTOR),
+    "dropped": EventText(gettext_noop("丢弃"), _dropped, characters=ACTOR),
+    "used": EventText(gettext_noop("使用"), _used, characters=ACTOR),
+    "upgraded": EventText(gettext_noop("升级"), _upgraded, characters=ACTOR),
+    "gps": EventText(gettext_noop("侦查"), _gps, characters=ACTOR),
+    "gps_result": EventText(gettext_noop("侦查"), _gps),
     "telescope": EventText(
-        L("侦查"),
+        gettext_noop("侦查"),
         _telescope,
         characters=lambda p: ids_in(p.get("actor"), p.get("seen")),
     ),
-    "telescope_result": EventText(L("侦查"), _telescope, characters=keys("targets")),
+    "telescope_result": EventText(gettext_noop("侦查"), _telescope, characters=keys("targets")),
     "megaphone": EventText(
-        L("大喇叭"), _megaphone, characters=lambda p: ids_in(p.get("actor"), p.get("characters"))
+        gettext_noop("大喇叭"),
+        _megaphone,
+        characters=lambda p: ids_in(p.get("actor"), p.get("characters")),
     ),
-    "phone": EventText(L("通话"), _phone, characters=keys("actor", "target")),
-    "phone_call": EventText(L("通话"), _phone_call, characters=keys("sender")),
-    "phone_placed": EventText(L("通话"), _phone_placed, characters=keys("target")),
-    "phone_answer": EventText(L("通话"), _phone_answer, characters=keys("caller", "target")),
-    "phone_answered": EventText(L("通话"), _phone_answered),
-    "whisper": EventText(L("传音"), _whisper, characters=keys("actor", "target", "sender")),
-    "whisper_sent": EventText(L("传音"), _whisper_sent, characters=keys("target")),
+    "phone": EventText(gettext_noop("通话"), _phone, characters=keys("actor", "target")),
+    "phone_call": EventText(gettext_noop("通话"), _phone_call, characters=keys("sender")),
+    "phone_placed": EventText(gettext_noop("通话"), _phone_placed, characters=keys("target")),
+    "phone_answer": EventText(
+        gettext_noop("通话"), _phone_answer, characters=keys("caller", "target")
+    ),
+    "phone_answered": EventText(gettext_noop("通话"), _phone_answered),
+    "whisper": EventText(
+        gettext_noop("传音"), _whisper, characters=keys("actor", "target", "sender")
+    ),
+    "whisper_sent": EventText(gettext_noop("传音"), _whisper_sent, characters=keys("target")),
     # items made and gone
-    "item_created": EventText(L("道具"), _item_created, characters=keys("character")),
-    "item_granted": EventText(L("道具"), _item_granted),
-    "items_vanished": EventText(L("道具"), _items_vanished),
-    "item_vanished": EventText(L("道具"), _item_vanished),
+    "item_created": EventText(gettext_noop("道具"), _item_created, characters=keys("character")),
+    "item_granted": EventText(gettext_noop("道具"), _item_granted),
+    "items_vanished": EventText(gettext_noop("道具"), _items_vanished),
+    "item_vanished": EventText(gettext_noop("道具"), _item_vanished),
     # the day's steps
-    "game_created": EventText(L("开局"), _game_created),
-    "day_closed": EventText(L("阶段切换"), _day("%(day)s关门")),
-    "night_opened": EventText(L("阶段切换"), _night_opened),
-    "night_ended": EventText(L("阶段切换"), _day("%(day)s夜间行动截止")),
-    "night_closed": EventText(L("阶段切换"), _day("%(day)s夜晚结算完成")),
-    "stage": EventText(L("结算步骤"), _stage, step=True),
-    "bleeding": EventText(L("流血"), _bleeding, characters=keys("character")),
+    "game_created": EventText(gettext_noop("开局"), _game_created),
+    "day_closed": EventText(gettext_noop("阶段切换"), _day("%(day)s关门")),
+    "night_opened": EventText(gettext_noop("阶段切换"), _night_opened),
+    "night_ended": EventText(gettext_noop("阶段切换"), _day("%(day)s夜间行动截止")),
+    "night_closed": EventText(gettext_noop("阶段切换"), _day("%(day)s夜晚结算完成")),
+    "stage": EventText(gettext_noop("结算步骤"), _stage, step=True),
+    "bleeding": EventText(gettext_noop("流血"), _bleeding, characters=keys("character")),
     "places_vanished": EventText(
-        L("缩圈"),
+        gettext_noop("缩圈"),
         lambda p, ctx: _("%(places)s消失") % {"places": _places(p.get("places"))},
     ),
-    "recovered": EventText(L("恢复"), _recovered),
-    "vote_weights": EventText(L("投票"), _vote_weights, step=True),
-    "shrink_drawn": EventText(L("缩圈"), _shrink_drawn),
+    "recovered": EventText(gettext_noop("恢复"), _recovered),
+    "vote_weights": EventText(gettext_noop("投票"), _vote_weights, step=True),
+    "shrink_drawn": EventText(gettext_noop("缩圈"), _shrink_drawn),
     "morning_report": EventText(
-        L("晨报"),
+        gettext_noop("晨报"),
         _morning,
         characters=lambda p: ids_in(p.get("deaths")),
     ),
     "airdrop": EventText(
-        L("空投"),
+        gettext_noop("空投"),
         lambda p, ctx: (
             _("空投：%(items)s（地点不公开）")
             % {"items": "、".join(f"【{n}】" for n in p.get("items") or []) or _("无")}
         ),
     ),
-    "game_over": EventText(L("游戏结束"), _game_over, characters=lambda p: ids_in(p.get("winner"))),
-    "zone_open": EventText(L("特殊区"), _zone(True)),
-    "zone_closed": EventText(L("特殊区"), _zone(False)),
-    # votes
-    "vote_cast": EventText(L("投票"), _vote_cast, characters=keys("target")),
-    "vote": EventText(L("投票"), _vote_cast, characters=keys("actor", "target")),
-    "vote_changed": EventText(
-        L("投票"), _vote_changed, characters=keys("actor", "from", "to", "target")
+    "game_over": EventText(
+        gettext_noop("游戏结束"), _game_over, characters=lambda p: ids_in(p.get("winner"))
     ),
-    "vote_result": EventText(L("投票结果"), _vote_result, characters=keys("revealed")),
-    "vote_reward": EventText(L("投票结果"), _vote_reward, characters=keys("character")),
-    "vote_tally": EventText(L("投票结果"), _vote_tally),
+    "zone_open": EventText(gettext_noop("特殊区"), _zone(True)),
+    "zone_closed": EventText(gettext_noop("特殊区"), _zone(False)),
+    # votes
+    "vote_cast": EventText(gettext_noop("投票"), _vote_cast, characters=keys("target")),
+    "vote": EventText(gettext_noop("投票"), _vote_cast, characters=keys("actor", "target")),
+    "vote_changed": EventText(
+        gettext_noop("投票"), _vote_changed, characters=keys("actor", "from", "to", "target")
+    ),
+    "vote_result": EventText(gettext_noop("投票结果"), _vote_result, characters=keys("revealed")),
+    "vote_reward": EventText(gettext_noop("投票结果"), _vote_reward, characters=keys("character")),
+    "vote_tally": EventText(gettext_noop("投票结果"), _vote_tally),
     # the market
-    "shop_buy": EventText(L("商店"), _shop_buy, characters=ACTOR),
+    "shop_buy": EventText(gettext_noop("商店"), _shop_buy, characters=ACTOR),
     "shop_bought": EventText(
-        L("商店"),
+        gettext_noop("商店"),
         lambda p, ctx: (
             _("%(name)s 在商店花 %(price)s 购买%(item)s")
             % {
@@ -1576,9 +1589,9 @@ TEXTS: dict[str, EventText] = {
             }
         ),
     ),
-    "shop_sell": EventText(L("商店"), _shop_sell, characters=ACTOR),
+    "shop_sell": EventText(gettext_noop("商店"), _shop_sell, characters=ACTOR),
     "shop_sold": EventText(
-        L("商店"),
+        gettext_noop("商店"),
         lambda p, ctx: (
             _("%(name)s 把%(items)s卖给商店，得 %(price)s")
             % {
@@ -1588,33 +1601,37 @@ TEXTS: dict[str, EventText] = {
             }
         ),
     ),
-    "bid": EventText(L("拍卖行"), _bid, characters=keys("bidder")),
+    "bid": EventText(gettext_noop("拍卖行"), _bid, characters=keys("bidder")),
     "bid_placed": EventText(
-        L("拍卖行"),
+        gettext_noop("拍卖行"),
         lambda p, ctx: (
             _("%(name)s 对 %(lot)s 号拍品出价 %(amount)s（已暂扣）")
             % {"name": ctx.subject(), "lot": p.get("lot"), "amount": _money(p.get("amount"), ctx)}
         ),
     ),
-    "lot_listed": EventText(L("拍卖行"), _lot_listed),
-    "auction_listed": EventText(L("拍卖行"), text_or("拍卖行上架新拍品")),
-    "auction_closed": EventText(L("拍卖行"), text_or("拍卖行今日成交")),
-    "auction_result": EventText(L("拍卖行"), _auction_result),
-    "auction_settled": EventText(L("拍卖行"), _auction_settled, characters=keys("winner")),
-    "change_given": EventText(L("货币"), _change_given, characters=keys("character")),
-    "exchanged": EventText(L("货币"), _exchanged),
-    "exchange_requested": EventText(L("货币"), _exchange_requested, characters=keys("character")),
-    "exchange_refused": EventText(L("货币"), _exchange_refused),
-    "stall_offer": EventText(L("摆摊"), _stall_offer, characters=keys("seller")),
-    "stall_opened": EventText(L("摆摊"), _stall_opened),
-    "stall_buy": EventText(L("摆摊"), _stall_buy, characters=keys("actor", "seller")),
-    "stall_bought": EventText(L("摆摊"), _stall_bought),
-    "stall_sold": EventText(L("摆摊"), _stall_sold),
-    "stall_returned": EventText(L("摆摊"), _stall_returned),
-    "gift": EventText(L("赠送"), _gift, characters=keys("actor", "target")),
-    "gift_received": EventText(L("赠送"), _gift_received, characters=keys("sender")),
+    "lot_listed": EventText(gettext_noop("拍卖行"), _lot_listed),
+    "auction_listed": EventText(gettext_noop("拍卖行"), text_or("拍卖行上架新拍品")),
+    "auction_closed": EventText(gettext_noop("拍卖行"), text_or("拍卖行今日成交")),
+    "auction_result": EventText(gettext_noop("拍卖行"), _auction_result),
+    "auction_settled": EventText(
+        gettext_noop("拍卖行"), _auction_settled, characters=keys("winner")
+    ),
+    "change_given": EventText(gettext_noop("货币"), _change_given, characters=keys("character")),
+    "exchanged": EventText(gettext_noop("货币"), _exchanged),
+    "exchange_requested": EventText(
+        gettext_noop("货币"), _exchange_requested, characters=keys("character")
+    ),
+    "exchange_refused": EventText(gettext_noop("货币"), _exchange_refused),
+    "stall_offer": EventText(gettext_noop("摆摊"), _stall_offer, characters=keys("seller")),
+    "stall_opened": EventText(gettext_noop("摆摊"), _stall_opened),
+    "stall_buy": EventText(gettext_noop("摆摊"), _stall_buy, characters=keys("actor", "seller")),
+    "stall_bought": EventText(gettext_noop("摆摊"), _stall_bought),
+    "stall_sold": EventText(gettext_noop("摆摊"), _stall_sold),
+    "stall_returned": EventText(gettext_noop("摆摊"), _stall_returned),
+    "gift": EventText(gettext_noop("赠送"), _gift, characters=keys("actor", "target")),
+    "gift_received": EventText(gettext_noop("赠送"), _gift_received, characters=keys("sender")),
     "gift_sent": EventText(
-        L("赠送"),
+        gettext_noop("赠送"),
         lambda p, ctx: (
             _("%(name)s 把%(items)s赠送给 %(target)s")
             % {
@@ -1625,76 +1642,100 @@ TEXTS: dict[str, EventText] = {
         ),
         characters=keys("target"),
     ),
-    "trade_offer": EventText(L("交易"), _trade_offer, characters=keys("from", "to")),
-    "trade_offered": EventText(L("交易"), _trade_offered, characters=keys("sender")),
-    "trade_proposed": EventText(L("交易"), _trade_proposed, characters=keys("target")),
-    "trade": EventText(L("交易"), _trade, characters=keys("from", "to")),
-    "trade_done": EventText(L("交易"), _trade_done, characters=keys("partner")),
+    "trade_offer": EventText(gettext_noop("交易"), _trade_offer, characters=keys("from", "to")),
+    "trade_offered": EventText(gettext_noop("交易"), _trade_offered, characters=keys("sender")),
+    "trade_proposed": EventText(gettext_noop("交易"), _trade_proposed, characters=keys("target")),
+    "trade": EventText(gettext_noop("交易"), _trade, characters=keys("from", "to")),
+    "trade_done": EventText(gettext_noop("交易"), _trade_done, characters=keys("partner")),
     "trade_cancelled": EventText(
-        L("交易"), _trade_cancelled, characters=keys("actor", "target", "partner")
+        gettext_noop("交易"), _trade_cancelled, characters=keys("actor", "target", "partner")
     ),
-    "director_used": EventText(L("导演干预"), _director_used),
+    "director_used": EventText(gettext_noop("导演干预"), _director_used),
     # daily events and NPCs
-    "day_event": EventText(L("随机事件"), text_or("今日事件")),
-    "events_today": EventText(L("随机事件"), _events_today),
-    "event_effect": EventText(L("随机事件"), _event_effect, characters=keys("character")),
-    "villain": EventText(L("随机事件"), text_or("今日的恶棍"), characters=keys("character")),
-    "villain_gone": EventText(L("随机事件"), _villain_gone, characters=keys("character")),
+    "day_event": EventText(gettext_noop("随机事件"), text_or("今日事件")),
+    "events_today": EventText(gettext_noop("随机事件"), _events_today),
+    "event_effect": EventText(
+        gettext_noop("随机事件"), _event_effect, characters=keys("character")
+    ),
+    "villain": EventText(
+        gettext_noop("随机事件"), text_or("今日的恶棍"), characters=keys("character")
+    ),
+    "villain_gone": EventText(
+        gettext_noop("随机事件"), _villain_gone, characters=keys("character")
+    ),
     "villain_struck": EventText(
-        L("随机事件"), _villain_struck, characters=keys("villain", "victims")
+        gettext_noop("随机事件"), _villain_struck, characters=keys("villain", "victims")
     ),
-    "twist": EventText(L("随机事件"), _twist, characters=keys("character")),
-    "event_item_exhausted": EventText(L("随机事件"), _event_item_exhausted),
-    "event_item_in_market": EventText(L("随机事件"), _event_item_in_market),
-    "reward_offered": EventText(L("奖励"), _reward_offered, characters=keys("character")),
-    "reward_claimed": EventText(L("奖励"), _reward_claimed, characters=keys("character")),
-    "broadcast": EventText(L("随机事件"), text_or("永不停歇的电波"), characters=keys("bounties")),
-    "bounty": EventText(L("随机事件"), text_or("悬赏"), characters=keys("bounties")),
-    "power_ranking": EventText(L("随机事件"), text_or("战力排名"), characters=keys("rows")),
-    "nest": EventText(L("随机事件"), text_or("发现了新的奇异巢穴")),
-    "night_parade": EventText(L("随机事件"), text_or("百鬼夜行"), characters=keys("revenants")),
+    "twist": EventText(gettext_noop("随机事件"), _twist, characters=keys("character")),
+    "event_item_exhausted": EventText(gettext_noop("随机事件"), _event_item_exhausted),
+    "event_item_in_market": EventText(gettext_noop("随机事件"), _event_item_in_market),
+    "reward_offered": EventText(
+        gettext_noop("奖励"), _reward_offered, characters=keys("character")
+    ),
+    "reward_claimed": EventText(
+        gettext_noop("奖励"), _reward_claimed, characters=keys("character")
+    ),
+    "broadcast": EventText(
+        gettext_noop("随机事件"), text_or("永不停歇的电波"), characters=keys("bounties")
+    ),
+    "bounty": EventText(gettext_noop("随机事件"), text_or("悬赏"), characters=keys("bounties")),
+    "power_ranking": EventText(
+        gettext_noop("随机事件"), text_or("战力排名"), characters=keys("rows")
+    ),
+    "nest": EventText(gettext_noop("随机事件"), text_or("发现了新的奇异巢穴")),
+    "night_parade": EventText(
+        gettext_noop("随机事件"), text_or("百鬼夜行"), characters=keys("revenants")
+    ),
     "night_parade_over": EventText(
-        L("随机事件"), text_or("百鬼夜行结束"), characters=keys("returned")
+        gettext_noop("随机事件"), text_or("百鬼夜行结束"), characters=keys("returned")
     ),
-    "winter_shrink": EventText(L("随机事件"), _winter),
+    "winter_shrink": EventText(gettext_noop("随机事件"), _winter),
     "revenant_revived": EventText(
-        L("随机事件"),
+        gettext_noop("随机事件"),
         _revenant("【%(event)s】%(name)s 击杀了玩家，继续留在场上"),
         characters=keys("character"),
     ),
     "revenant_fell": EventText(
-        L("随机事件"),
+        gettext_noop("随机事件"),
         _revenant("【%(event)s】%(name)s 在击杀玩家之前倒下，回到原先的出局"),
         characters=keys("character"),
     ),
-    "revenant_returned": EventText(L("随机事件"), _revenant_returned, characters=keys("character")),
-    "npc_placed": EventText(L("NPC"), _npc_placed),
-    "npc_left": EventText(L("NPC"), _npc_left),
-    "npcs_left": EventText(L("NPC"), text_or("NPC 离开了")),
-    "riddle": EventText(L("谜题"), text_or("每日谜题")),
-    "riddle_answer": EventText(L("谜题"), _riddle_answer, characters=keys("character")),
-    "riddle_paid": EventText(L("谜题"), _riddle_paid, characters=keys("paid")),
-    "test_prize_earned": EventText(L("测试赛"), _test_prize_earned, characters=keys("character")),
-    "test_match_prizes": EventText(L("测试赛"), _test_match_prizes, characters=keys("characters")),
+    "revenant_returned": EventText(
+        gettext_noop("随机事件"), _revenant_returned, characters=keys("character")
+    ),
+    "npc_placed": EventText(gettext_noop("NPC"), _npc_placed),
+    "npc_left": EventText(gettext_noop("NPC"), _npc_left),
+    "npcs_left": EventText(gettext_noop("NPC"), text_or("NPC 离开了")),
+    "riddle": EventText(gettext_noop("谜题"), text_or("每日谜题")),
+    "riddle_answer": EventText(gettext_noop("谜题"), _riddle_answer, characters=keys("character")),
+    "riddle_paid": EventText(gettext_noop("谜题"), _riddle_paid, characters=keys("paid")),
+    "test_prize_earned": EventText(
+        gettext_noop("测试赛"), _test_prize_earned, characters=keys("character")
+    ),
+    "test_match_prizes": EventText(
+        gettext_noop("测试赛"), _test_match_prizes, characters=keys("characters")
+    ),
     "test_match_created": EventText(
-        L("测试赛"),
+        gettext_noop("测试赛"),
         lambda p, ctx: _("创建测试赛（编号 %(number)s）") % {"number": p.get("number", "")},
     ),
     "test_match_archived": EventText(
-        L("测试赛"),
+        gettext_noop("测试赛"),
         lambda p, ctx: (
             _("测试赛结束并归档；奖励获得者：%(names)s")
             % {"names": "、".join(str(n) for n in p.get("winners") or []) or _("无")}
         ),
     ),
     # the directors
-    "intervention": EventText(L("导演干预"), _intervention, characters=keys("character")),
-    "director_adjusted": EventText(L("导演干预"), _director_adjusted),
-    "director_moved": EventText(L("导演干预"), _director_moved),
-    "director_took": EventText(L("导演干预"), _director_took),
-    "setting_changed": EventText(L("设置"), _setting),
+    "intervention": EventText(
+        gettext_noop("导演干预"), _intervention, characters=keys("character")
+    ),
+    "director_adjusted": EventText(gettext_noop("导演干预"), _director_adjusted),
+    "director_moved": EventText(gettext_noop("导演干预"), _director_moved),
+    "director_took": EventText(gettext_noop("导演干预"), _director_took),
+    "setting_changed": EventText(gettext_noop("设置"), _setting),
     "engine_step": EventText(
-        L("引擎步骤"),
+        gettext_noop("引擎步骤"),
         _engine_step,
         step=True,
         characters=action_actor,

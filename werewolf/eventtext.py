@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as L
+from django.utils.translation import gettext_noop
 
 from games.engine.errors import RuleError
 from games.eventlog import (
@@ -20,11 +19,13 @@ from games.eventlog import (
     EventText,
     LogContext,
     Payload,
+    _,
     action_actor,
     day_text,
     epoch_text,
     ids_in,
     keys,
+    lazy_text,
     phase_changed,
     phase_moved,
     register_texts,
@@ -396,13 +397,13 @@ def _game_over(p: Payload, ctx: LogContext) -> str:
     return head + _("；身份揭晓：%(roles)s") % {"roles": "、".join(roles) or _("无")}
 
 
-RED_CARD_EFFECTS = {"eliminate": L("出局"), "idle": L("进入挂机状态")}
+RED_CARD_EFFECTS = {"eliminate": gettext_noop("出局"), "idle": gettext_noop("进入挂机状态")}
 
 
 def _red_card(p: Payload, ctx: LogContext) -> str:
     effect = RED_CARD_EFFECTS.get(str(p.get("effect")))
     text = _("%(name)s 被红牌罚下") % {"name": p.get("name") or ctx.name(p.get("character"))}
-    return text + (f"：{effect}" if effect else "")
+    return text + (f"：{_(effect)}" if effect else "")
 
 
 def _pull_failed(p: Payload, ctx: LogContext) -> str:
@@ -413,35 +414,37 @@ def _pull_failed(p: Payload, ctx: LogContext) -> str:
 
 
 OPS = {
-    "setup": L("发身份"),
-    "deal": L("重新发身份"),
-    "night_open": L("夜晚开始"),
-    "deadline_pass": L("时限检查"),
-    "night_resolve": L("夜晚结算草稿"),
-    "night_publish": L("公布夜晚结算"),
-    "day_vote": L("白天投票结算"),
-    "red_card": L("红牌罚下"),
-    "faction_forfeit": L("阵营判负"),
+    "setup": gettext_noop("发身份"),
+    "deal": gettext_noop("重新发身份"),
+    "night_open": gettext_noop("夜晚开始"),
+    "deadline_pass": gettext_noop("时限检查"),
+    "night_resolve": gettext_noop("夜晚结算草稿"),
+    "night_publish": gettext_noop("公布夜晚结算"),
+    "day_vote": gettext_noop("白天投票结算"),
+    "red_card": gettext_noop("红牌罚下"),
+    "faction_forfeit": gettext_noop("阵营判负"),
 }
 ACTIONS = {
-    "use_skill": L("发动技能"),
-    "forgo": L("放弃技能"),
-    "surrender": L("投降"),
-    "surrender_answer": L("回应投降"),
-    "vote": L("网页投票"),
+    "use_skill": gettext_noop("发动技能"),
+    "forgo": gettext_noop("放弃技能"),
+    "surrender": gettext_noop("投降"),
+    "surrender_answer": gettext_noop("回应投降"),
+    "vote": gettext_noop("网页投票"),
 }
 
 
 def _op(op: Any) -> str:
-    label = OPS.get(str(op)) or TRANSITION_LABELS.get(str(op))
-    return str(label) if label is not None else _("其他")
+    if str(op) in OPS:
+        return _(OPS[str(op)])
+    label = TRANSITION_LABELS.get(str(op))
+    return lazy_text(label) if label is not None else _("其他")
 
 
 def _engine_step(p: Payload, ctx: LogContext) -> str:
     if p.get("op") == "action":
         action = p.get("action") or {}
         label = ACTIONS.get(str(action.get("kind")))
-        what = str(label) if label is not None else _("行动")
+        what = _(label) if label is not None else _("行动")
         if action.get("skill"):
             what += f"[{_look(ctx).skill(action['skill'])}]"
         return _("引擎步骤：%(name)s 的行动（%(what)s）") % {
@@ -465,72 +468,74 @@ def _day_moves(p: Payload) -> tuple[int, str] | None:
 
 
 TEXTS: dict[str, EventText] = {
-    "deal": EventText(L("发身份"), _deal),
-    "role_card": EventText(L("发身份"), _role_card),
-    "team": EventText(L("发身份"), _team, characters=keys("members")),
+    "deal": EventText(gettext_noop("发身份"), _deal),
+    "role_card": EventText(gettext_noop("发身份"), _role_card),
+    "team": EventText(gettext_noop("发身份"), _team, characters=keys("members")),
     # A role game's night n comes before its day n (the engine's numbering): the night's own
     # event moves the log to it, and the core's night transitions (no-ops here) do not.
     "night_open": EventText(
-        L("阶段切换"), _night_open, phase=lambda p: (int(p.get("day") or 0), "night")
+        gettext_noop("阶段切换"), _night_open, phase=lambda p: (int(p.get("day") or 0), "night")
     ),
-    "phase_changed": EventText(L("阶段切换"), phase_changed, phase=_day_moves),
-    "step_open": EventText(L("夜间行动"), _step_open),
-    "submitted": EventText(L("技能"), _submitted, characters=keys("actor", "target")),
-    "team_pick": EventText(L("技能"), _team_pick, characters=keys("by", "target")),
-    "team_vote": EventText(L("选举"), _team_vote, characters=keys("by", "target")),
+    "phase_changed": EventText(gettext_noop("阶段切换"), phase_changed, phase=_day_moves),
+    "step_open": EventText(gettext_noop("夜间行动"), _step_open),
+    "submitted": EventText(gettext_noop("技能"), _submitted, characters=keys("actor", "target")),
+    "team_pick": EventText(gettext_noop("技能"), _team_pick, characters=keys("by", "target")),
+    "team_vote": EventText(gettext_noop("选举"), _team_vote, characters=keys("by", "target")),
     "leader_elected": EventText(
-        L("选举"),
+        gettext_noop("选举"),
         _leader,
         characters=lambda p: ids_in(p.get("leader"), p.get("drawn_from")),
     ),
-    "forgone": EventText(L("技能"), _forgone, characters=keys("actor")),
-    "forfeited": EventText(L("技能"), _forfeited, characters=keys("actor")),
-    "sense": EventText(L("技能"), _sense, characters=keys("targets")),
+    "forgone": EventText(gettext_noop("技能"), _forgone, characters=keys("actor")),
+    "forfeited": EventText(gettext_noop("技能"), _forfeited, characters=keys("actor")),
+    "sense": EventText(gettext_noop("技能"), _sense, characters=keys("targets")),
     "night_draft": EventText(
-        L("夜晚结算"),
+        gettext_noop("夜晚结算"),
         _night_draft,
         characters=_firsts("outs"),
     ),
     "night_override": EventText(
-        L("导演干预"),
+        gettext_noop("导演干预"),
         _night_override,
         characters=_firsts("applied"),
     ),
-    "out": EventText(L("出局"), _out, characters=keys("id")),
-    "you_are_out": EventText(L("出局"), _you_are_out),
-    "window_open": EventText(L("技能"), _window_open),
-    "feedback": EventText(L("夜晚反馈"), _feedback, characters=keys("target")),
-    "day_open": EventText(L("阶段切换"), _day_open, characters=keys("night_out")),
+    "out": EventText(gettext_noop("出局"), _out, characters=keys("id")),
+    "you_are_out": EventText(gettext_noop("出局"), _you_are_out),
+    "window_open": EventText(gettext_noop("技能"), _window_open),
+    "feedback": EventText(gettext_noop("夜晚反馈"), _feedback, characters=keys("target")),
+    "day_open": EventText(gettext_noop("阶段切换"), _day_open, characters=keys("night_out")),
     "vote_result": EventText(
-        L("投票结果"),
+        gettext_noop("投票结果"),
         _vote_result,
         characters=_firsts("totals"),
     ),
-    "ballot": EventText(L("投票"), _ballot, characters=keys("target")),
-    "no_one_out": EventText(L("投票结果"), text_or("投票出现平票，无人出局。")),
-    "feign": EventText(L("技能"), text_or("白痴发动[装傻]"), characters=keys("id")),
-    "lost_feign": EventText(L("技能"), text_or("白痴失去[装傻]")),
-    "sacrifice": EventText(L("技能"), text_or("高僧发动[献身]"), characters=keys("id")),
-    "substitute": EventText(L("技能"), text_or("情痴代替出局"), characters=keys("target", "lover")),
-    "charm": EventText(L("技能"), text_or("梦中人发动[魅惑]")),
-    "shot": EventText(
-        L("技能"), text_or("猎人发动[最后一枪]"), characters=keys("hunter", "target")
+    "ballot": EventText(gettext_noop("投票"), _ballot, characters=keys("target")),
+    "no_one_out": EventText(gettext_noop("投票结果"), text_or("投票出现平票，无人出局。")),
+    "feign": EventText(gettext_noop("技能"), text_or("白痴发动[装傻]"), characters=keys("id")),
+    "lost_feign": EventText(gettext_noop("技能"), text_or("白痴失去[装傻]")),
+    "sacrifice": EventText(gettext_noop("技能"), text_or("高僧发动[献身]"), characters=keys("id")),
+    "substitute": EventText(
+        gettext_noop("技能"), text_or("情痴代替出局"), characters=keys("target", "lover")
     ),
-    "sheriff": EventText(L("警长"), text_or("警长变更"), characters=keys("sheriff")),
-    "badge_withdrawn": EventText(L("警长"), text_or("警长由导演组收回")),
-    "skills_lost": EventText(L("技能"), _skills_lost),
-    "faction_lost": EventText(L("胜负"), _faction_lost),
-    "faction_forfeit": EventText(L("胜负"), text_or("阵营判负")),
-    "surrender_asked": EventText(L("投降"), _surrender_asked, characters=keys("by")),
-    "surrender_refused": EventText(L("投降"), _surrender_refused, characters=keys("by")),
-    "surrender": EventText(L("投降"), text_or("投降，判负")),
-    "game_over": EventText(L("游戏结束"), _game_over, characters=keys("roles")),
-    "red_card": EventText(L("判罚"), _red_card, characters=keys("character")),
-    "vote_reminder": EventText(L("投票提醒"), text_or("投票即将截止")),
-    "vote_thread_pull_failed": EventText(L("论坛"), _pull_failed),
-    "werewolf_step_skipped": EventText(L("引擎步骤"), _step_skipped),
+    "charm": EventText(gettext_noop("技能"), text_or("梦中人发动[魅惑]")),
+    "shot": EventText(
+        gettext_noop("技能"), text_or("猎人发动[最后一枪]"), characters=keys("hunter", "target")
+    ),
+    "sheriff": EventText(gettext_noop("警长"), text_or("警长变更"), characters=keys("sheriff")),
+    "badge_withdrawn": EventText(gettext_noop("警长"), text_or("警长由导演组收回")),
+    "skills_lost": EventText(gettext_noop("技能"), _skills_lost),
+    "faction_lost": EventText(gettext_noop("胜负"), _faction_lost),
+    "faction_forfeit": EventText(gettext_noop("胜负"), text_or("阵营判负")),
+    "surrender_asked": EventText(gettext_noop("投降"), _surrender_asked, characters=keys("by")),
+    "surrender_refused": EventText(gettext_noop("投降"), _surrender_refused, characters=keys("by")),
+    "surrender": EventText(gettext_noop("投降"), text_or("投降，判负")),
+    "game_over": EventText(gettext_noop("游戏结束"), _game_over, characters=keys("roles")),
+    "red_card": EventText(gettext_noop("判罚"), _red_card, characters=keys("character")),
+    "vote_reminder": EventText(gettext_noop("投票提醒"), text_or("投票即将截止")),
+    "vote_thread_pull_failed": EventText(gettext_noop("论坛"), _pull_failed),
+    "werewolf_step_skipped": EventText(gettext_noop("引擎步骤"), _step_skipped),
     "engine_step": EventText(
-        L("引擎步骤"),
+        gettext_noop("引擎步骤"),
         _engine_step,
         step=True,
         characters=action_actor,

@@ -227,6 +227,9 @@ def test_only_the_directors_frames_carry_the_sentence() -> None:
     )
     messages = dict(live.messages_for(rows))
     directors = messages[live.group_directors(game.pk)]
+    assert "text" not in directors[0]  # rendered when sent, after the commit
+    messages = dict(live.frames_complete(list(messages.items())))
+    directors = messages[live.group_directors(game.pk)]
     assert [f["text"] for f in directors] == ["导演掷骰：6 面骰掷出 3", "甲 申请第 1 天加速"]
     assert directors[1]["audience_label"] == "导演"
     assert directors[0]["at_text"] == eventlog.at_text(rows[0].created_at)
