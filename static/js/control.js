@@ -74,7 +74,22 @@
     Array.prototype.forEach.call(log.children, function (li) { li.hidden = !visible(li); });
   }
 
+  // The same private line to several characters in a row (a team's pick, told to each
+  // member) is one entry naming all of them.
+  var last = null;
+  function merged(frame) {
+    if (!last || frame.audience !== "character" || last.frame.audience !== "character") return false;
+    if (frame.seq !== last.frame.seq + 1 || frame.text !== last.frame.text) return false;
+    last.frame = frame;
+    last.who.push((frame.audience_label || "").replace(/^仅 /, ""));
+    last.aud.textContent = "（仅 " + last.who.join("、") + "）";
+    last.li.dataset.characters += (frame.character_ids || []).join(",") + ",";
+    last.li.hidden = !visible(last.li);
+    return true;
+  }
+
   function show(frame) {
+    if (merged(frame)) return;
     var label = frame.kind_label || "其他";
     var li = el("li", "ev aud-" + frame.audience + (frame.step ? " step" : "")
       + (frame.director ? " by-director" : ""));
@@ -84,11 +99,13 @@
     li.appendChild(el("span", "when", when(frame)));
     li.appendChild(el("b", "kind", "[" + label + "]"));
     li.appendChild(el("span", "text", frame.text || "（未归类事件）"));
-    li.appendChild(el("span", "aud", "（" + (frame.audience_label || "") + "）"));
+    var aud = el("span", "aud", "（" + (frame.audience_label || "") + "）");
+    li.appendChild(aud);
     if (frame.director_name || frame.reason) {
       var by = frame.director_name ? "导演 " + frame.director_name : "导演";
       li.appendChild(el("span", "reason", frame.reason ? by + "：" + frame.reason : by));
     }
+    last = { li: li, aud: aud, frame: frame, who: [(frame.audience_label || "").replace(/^仅 /, "")] };
     addKindLabel(label);
     li.hidden = !visible(li);
     log.insertBefore(li, log.firstChild);
