@@ -8,6 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
+from django.db import models
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
@@ -33,8 +34,11 @@ from games.models import (
     TRANSITION_LABELS,
     Announcement,
     Assistant,
+    Card,
     Character,
     Event,
+    ForumPost,
+    ForumThread,
     Game,
     GameStatus,
     Substitute,
@@ -192,8 +196,48 @@ def action_form(
     return TemplateResponse(request, template, context)
 
 
+# How each model a director's form can point at reaches its game: every foreign key and
+# many-to-many to one of these is limited to the director's games (choices and submit alike).
+GAME_PATHS: dict[type[models.Model], str] = {
+    Game: "",
+    Character: "game",
+    ForumThread: "game",
+    ForumPost: "thread__game",
+    Card: "game",
+    Announcement: "game",
+}
+
+
+def directed_choices(model: type[models.Model], user: Any) -> QuerySet[Any] | None:
+    """The rows of ``model`` within the games ``user`` directs (all for a superuser); None for
+    a model that belongs to no game."""
+    if model not in GAME_PATHS:
+        return None
+    rows = model._default_manager.all()
+    if user.is_superuser:
+        return rows
+    path = GAME_PATHS[model]
+    return rows.filter(**{f"{path}__directors" if path else "directors": user}).distinct()
+
+
+def game_of(obj: Any) -> int | None:
+    """The game id a game-bound row belongs to, following its path."""
+    path = GAME_PATHS.get(type(obj))
+    if path is None:
+        return None
+    if not path:
+        return int(obj.pk)
+    *hops, last = path.split("__")
+    for hop in hops:
+        obj = getattr(obj, hop)
+    return int(getattr(obj, f"{last}_id"))
+
+
 class DirectorScoped(admin.ModelAdmin):
-    """Limits every list and object to the games the signed-in director runs."""
+    """Limits every list and object to the games the signed-in director runs, and every choice
+    of a form to them: a foreign key to a game-bound model offers only the director's rows (so a
+    forged id fails the form's own validation), and all of one form's game-bound choices must
+    belong to one game."""
 
     game_path = "game"
 
@@ -204,9 +248,35 @@ class DirectorScoped(admin.ModelAdmin):
         return qs.filter(**{f"{self.game_path}__directors": request_director(request)}).distinct()
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "game" and not request.user.is_superuser:
-            kwargs["queryset"] = Game.objects.filter(directors=request_director(request))
+        scoped = directed_choices(db_field.related_model, request.user)
+        if scoped is not None:
+            kwargs["queryset"] = scoped
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        scoped = directed_choices(db_field.related_model, request.user)
+        if scoped is not None:
+            kwargs["queryset"] = scoped
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        return type(form.__name__, (OneGameForm, form), {})
+
+
+class OneGameForm(forms.ModelForm):
+    """A form whose game-bound choices point into one game (an alias's character of the
+    alias's game, not of another game the same director runs)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        games = {game_of(v) for v in data.values() if type(v) in GAME_PATHS}
+        games.discard(None)
+        if len(games) > 1:
+            raise forms.ValidationError(_("所选内容不属于同一局游戏。"))
+        return data
 
 
 class CharacterInline(admin.TabularInline):

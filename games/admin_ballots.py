@@ -56,11 +56,6 @@ class VoteAliasAdmin(GameColumn, DirectorScoped):
     list_select_related = ("game", "character")
     search_fields = ("alias", "character__name")
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "character" and not request.user.is_superuser:
-            kwargs["queryset"] = Character.objects.filter(game__directors=request_director(request))
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
         return [

@@ -477,3 +477,40 @@ def test_substitutes_are_added_only_through_the_games_page(
     )
     assert posted.status_code == 403
     assert not Substitute.objects.exists()
+
+
+def test_directors_cannot_edit_what_only_the_engine_changes(
+    director_client: Client, game: Game
+) -> None:
+    """Issue 14, 4: status, seed_revealed, kind, ruleset and the characters' status/cause are
+    not fields of the settings form; a forged POST of them changes nothing."""
+    url = f"/admin/games/game/{game.pk}/change/"
+    form = director_client.get(url).context["adminform"].form
+    assert not {"status", "seed_revealed", "kind", "ruleset", "seed"} & set(form.fields)
+    character = game.characters.order_by("id").first()
+    assert character is not None
+    data = {k: v for k, v in form.initial.items() if v is not None and k != "directors"}
+    data.update(
+        {
+            "night_stages": "[]",
+            "status": "finished",
+            "seed_revealed": "on",
+            "kind": "werewolf",
+            "ruleset": "arknights_099",
+            "characters-TOTAL_FORMS": "1",
+            "characters-INITIAL_FORMS": "1",
+            "characters-0-id": str(character.pk),
+            "characters-0-game": str(game.pk),
+            "characters-0-status": "eliminated",
+            "characters-0-cause": "导演改的",
+            "timetable_overrides-TOTAL_FORMS": "0",
+            "timetable_overrides-INITIAL_FORMS": "0",
+        }
+    )
+    director_client.post(url, data)
+    game.refresh_from_db()
+    character.refresh_from_db()
+    assert (game.status, game.seed_revealed, game.kind, game.ruleset) == (
+        "running", False, "royale", "islington_256"
+    )  # fmt: skip
+    assert (character.status, character.cause) == ("alive", "")
