@@ -253,22 +253,19 @@ def review_row(card: Card) -> card_selectors.ReviewCard:
 
 
 @admin.register(CardReview)
-class CardReviewAdmin(GameColumn, CardColumns):
+class CardReviewAdmin(CardColumns):
     """The forum staff's queue: proposed cards of every game, each confirmed or rejected with a
     reason on its row or its page (or several at once); a secret reason of a running game shows
     neither who nor why (``card_selectors.card_hidden``)."""
 
     change_list_template = "admin/games/cardreview/change_list.html"
     list_display = (
-        "game_title",
-        "day",
+        "game_day",
         "who",
         "colour",
         "rule",
         "evidence",
-        "source",
-        "director",
-        "proposed_at",
+        "origin",
         "review",
     )
     list_display_links = ("rule",)
@@ -320,7 +317,11 @@ class CardReviewAdmin(GameColumn, CardColumns):
             query = request.GET.copy()
             query["status__exact"] = CardStatus.PROPOSED
             return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
-        context = {**(extra_context or {}), "can_review": self.has_review_permission(request)}
+        context = {
+            "title": _("判罚审核"),
+            **(extra_context or {}),
+            "can_review": self.has_review_permission(request),
+        }
         return super().changelist_view(request, context)
 
     # --- columns --------------------------------------------------------------------------------
@@ -340,6 +341,15 @@ class CardReviewAdmin(GameColumn, CardColumns):
         }
         box = forms.CheckboxInput(attrs, lambda value: False)
         return box.render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    @admin.display(description=pgettext_lazy("admin column", "游戏"), ordering="game")
+    def game_day(self, obj: Card) -> str:
+        return str(_("%(game)s · 第 %(day)d 天") % {"game": obj.game.forum_title, "day": obj.day})
+
+    @admin.display(description=_("来源"), ordering="source")
+    def origin(self, obj: Card) -> str:
+        who = f" · {obj.director}" if obj.director else ""
+        return f"{obj.get_source_display()}{who}"
 
     @admin.display(description=pgettext_lazy("admin column", "角色"))
     def who(self, obj: Card) -> str:

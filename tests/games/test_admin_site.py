@@ -94,3 +94,6 @@ def test_game_filters_and_columns_in_chinese_and_english(director: Any, superuse
         assert "[099] 明日方舟" in page
         english = superuser.get(url, headers=EN).content.decode()
         assert "By Game" in english
+    queue = superuser.get("/admin/games/cardreview/?status__exact=proposed", headers=EN)
+    for words in ("Counts and posts", "Confirm", "Reject", "[099] 明日方舟 · day 1"):
+        assert words in queue.content.decode()
