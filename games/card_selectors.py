@@ -140,7 +140,7 @@ class DayTools:
     flood: list[dict[str, Any]] = field(default_factory=list)
     pace: DayPace | None = None
     requests: list[SpeedRequest] = field(default_factory=list)
-    cards: list[Card] = field(default_factory=list)
+    cards: list[tuple[Card, str]] = field(default_factory=list)  # with the rule's words
 
 
 def _floors(thread: ForumThread | None) -> list[ForumPost]:
@@ -222,12 +222,13 @@ def day_tools(*, game: Game, day: int) -> DayTools:
     tools.requests = list(
         SpeedRequest.objects.filter(game=game, day=day).select_related("character", "post")
     )
-    tools.cards = list(
-        Card.objects.filter(game=game, day=day)
+    tools.cards = [
+        (card, rule_text(card, rules))
+        for card in Card.objects.filter(game=game, day=day)
         .exclude(source=CardSource.ESCALATION)
         .select_related("character")
         .order_by("id")
-    )
+    ]
     return tools
 
 

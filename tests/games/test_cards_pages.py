@@ -107,6 +107,8 @@ def test_director_day_page_and_a_card_by_hand(director: Any, director_client: Cl
         "提到往届",
         "proposed",
     )
+    listed = director_client.get(day_page(game)).content.decode()
+    assert "陈 · 蓝牌 · 4.2 禁止提及过去场次 · 导演判罚 · 待审核" in listed
 
 
 def test_card_of_a_colour_the_rules_forbid_is_refused_on_the_page(
