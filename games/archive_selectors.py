@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -33,8 +33,9 @@ from games.models import Audience, Event, Game, GameStatus
 from games.registry import kind_get
 
 ARCHIVE_STATUSES = frozenset({GameStatus.FINISHED, GameStatus.ARCHIVED})
-# Bump when the shape of what is cached changes.
-_CACHE_VERSION = 1
+# Bump when the shape of what is cached changes, or the archive's templates (their rendered
+# fragments are cached under it too).
+ARCHIVE_CACHE_VERSION = 5
 _CACHE_SECONDS = 30 * 24 * 3600
 
 T = TypeVar("T")
@@ -70,6 +71,15 @@ class NightMap:
     places: tuple[MapPlace, ...]
     unplaced: tuple[str, ...] = ()  # alive at the close and never spawned
     out: tuple[str, ...] = ()  # out during the night or at its close, with the cause
+    ended: bool = False  # the game ended during this night: as the end found it
+
+    @property
+    def on_map(self) -> tuple[MapPlace, ...]:
+        return tuple(p for p in self.places if p.on_map)
+
+    @property
+    def gone(self) -> tuple[MapPlace, ...]:
+        return tuple(p for p in self.places if not p.on_map)
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,10 @@ class Archive:
     seed: str
     seed_hash: str
     seed_ok: bool  # the revealed seed hashes to the hash published at the start
-    ended: LogLine | None  # the game_finished event (by the engine, or a director and why)
+    ended: LogLine | None  # the game_finished event
+    # The rules ended it (an engine step in the same write; its director and reason, if any,
+    # are those of the write that led there, e.g. a red card's review), else a director did.
+    ended_by_rules: bool
     facts: ArchiveFacts | None
     interventions: tuple[Intervention, ...]
     rolls: tuple[RollLine, ...]
@@ -187,7 +200,7 @@ def archive_open(game: Game) -> bool:
 
 
 def _cached(game: Game, part: str, build: Callable[[], T]) -> T:
-    key = f"archive:{_CACHE_VERSION}:{game.pk}:{game.seq}:{get_language() or ''}:{part}"
+    key = f"archive:{ARCHIVE_CACHE_VERSION}:{game.pk}:{game.seq}:{get_language() or ''}:{part}"
     found: T | None = cache.get(key)
     if found is not None:
         return found
@@ -290,23 +303,29 @@ def _events(game: Game) -> QuerySet[Event]:
 
 def _day_label(day: int) -> str:
     if day == 0:
-        return _("第 1 天开门前")
+        return _("开局前")
     return _("第 %(day)d 天") % {"day": day}
 
 
 def _days(game: Game) -> list[DayEntry]:
-    """The log cut where each day's first phase change is (the day ``games.eventlog`` gives
-    each line); events before day 1 opened are day 0."""
-    starts: list[int] = []  # starts[d - 1]: the first sequence number of day d
-    changes = Event.objects.filter(game=game, kind="phase_changed").order_by("seq")
-    for seq, payload in changes.values_list("seq", "payload"):
-        day = int((payload or {}).get("day") or 0)
-        while len(starts) < day:
-            starts.append(seq)
+    """Each event's day as ``games.eventlog`` walks it (the events that move the log: the core's
+    phase changes, a role game's night opening its day), counted per day."""
+    movers = {k: t.phase for k, t in eventlog.texts_for(game.kind).items() if t.phase}
+    cuts: list[tuple[int, int]] = []  # (seq, day): the log is in that day from seq on
+    changes = Event.objects.filter(game=game, kind__in=sorted(movers)).order_by("seq")
+    for seq, kind, payload in changes.values_list("seq", "kind", "payload"):
+        try:
+            moved = movers[kind](payload) if isinstance(payload, Mapping) else None
+        except (KeyError, TypeError, ValueError):
+            moved = None
+        if moved is not None:
+            cuts.append((seq, moved[0]))
+    starts = [seq for seq, _day in cuts]
     counts: dict[int, list[int]] = {}  # day -> [events, private, first seq, last seq]
     rows = Event.objects.filter(game=game).order_by("seq").values_list("seq", "audience")
     for seq, audience in rows:
-        day = bisect_right(starts, seq)
+        at = bisect_right(starts, seq) - 1
+        day = cuts[at][1] if at >= 0 else 0
         entry = counts.setdefault(day, [0, 0, seq, seq])
         entry[0] += 1
         entry[1] += audience == Audience.CHARACTER
@@ -404,21 +423,27 @@ def _rolls(game: Game) -> list[RollLine]:
     return result
 
 
-def _ended(game: Game) -> LogLine | None:
+def _ended(game: Game) -> tuple[LogLine | None, bool]:
     event = _events(game).filter(kind="game_finished").first()
     if event is None:
-        return None
-    return eventlog.event_lines(game=game, events=[event])[0]
+        return None, False
+    # One write appends its events with one moment: the engine's end comes with its step.
+    by_rules = Event.objects.filter(
+        game=game, kind="engine_step", seq__lt=event.seq, created_at=event.created_at
+    ).exists()
+    return eventlog.event_lines(game=game, events=[event])[0], by_rules
 
 
 def _archive_build(game: Game) -> Archive:
     reader = kind_get(game.kind).archive
     days = _days(game)
+    ended, by_rules = _ended(game)
     return Archive(
         seed=game.seed,
         seed_hash=game.seed_hash,
         seed_ok=dice.seed_hash(game.seed) == game.seed_hash,
-        ended=_ended(game),
+        ended=ended,
+        ended_by_rules=by_rules,
         facts=reader(game) if reader is not None else None,
         interventions=tuple(_interventions(game)),
         rolls=tuple(_rolls(game)),
@@ -432,8 +457,11 @@ def _day_build(
 ) -> ArchiveDay:
     rows = list(_events(game).filter(seq__gte=entry.first_seq, seq__lte=entry.last_seq))
     audiences = {e.seq: (e.audience, e.audience_character_id) for e in rows}
+    # A day's events are contiguous unless the log went back a day: keep only its own.
     lines = tuple(
-        DayLine(line, *audiences[line.seq]) for line in eventlog.event_lines(game=game, events=rows)
+        DayLine(line, *audiences[line.seq])
+        for line in eventlog.event_lines(game=game, events=rows)
+        if (line.day or 0) == entry.day
     )
     characters = tuple(game.characters.order_by("id").values_list("id", "name"))
     return ArchiveDay(

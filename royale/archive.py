@@ -9,7 +9,7 @@ is re-run once, from the seed and the logged steps alone, and the core caches wh
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
 
@@ -18,7 +18,7 @@ from games.models import Game
 from royale import store
 from royale.engine.night import ranking_rows
 from royale.engine.ruleset import Ruleset, get_ruleset
-from royale.engine.state import OVER, Character, GameState
+from royale.engine.state import LATE, NIGHT, OVER, Character, GameState
 from royale.selectors import royale_state
 
 
@@ -34,14 +34,14 @@ class _Walk:
 
 def _items(rs: Ruleset, state: GameState, c: Character) -> str:
     def names(ids: Iterable[int]) -> str:
-        shown = []
+        counts: dict[str, int] = {}  # in the order held; alike items (2$ notes) counted
         for i in ids:
             item = state.items[i]
             name = rs.kinds[item.kind].name
             if item.uses is not None:
                 name = _("%(name)s（剩 %(uses)d 次）") % {"name": name, "uses": item.uses}
-            shown.append(name)
-        return "、".join(shown)
+            counts[name] = counts.get(name, 0) + 1
+        return "、".join(n if k == 1 else f"{n}×{k}" for n, k in counts.items())
 
     parts = []
     if c.hands:
@@ -105,6 +105,10 @@ def _walk(game: Game, rs: Ruleset) -> _Walk:
             walk.maps.append(_night_map(rs, before, state, out_from))
             out_from = len(state.deaths)
     walk.final = state
+    if state is not None and state.phase in (NIGHT, LATE):
+        # ended by a director during a night: the map as the end found it
+        ended = _night_map(rs, state, state, out_from)
+        walk.maps.append(replace(ended, ended=True))
     return walk
 
 

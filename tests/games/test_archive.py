@@ -63,7 +63,7 @@ def test_the_directors_finish_opens_the_archive_and_a_late_red_card_does_not_end
         services.game_finish(game=game, director=director, reason="再来一次")
     page = _page("/games/256/archive/")
     assert game.seed in page
-    assert FINISH_REASON in page
+    assert f"导演 {director.username} 结束了游戏：{FINISH_REASON}" in page
     assert "导演结束了游戏" in page  # no winner: both alive, sharing the first place
     # A red card confirmed after the end sends 乙 off: the engine's game is over now too, and
     # the game stays finished once, with one event; the archive shows the late events.

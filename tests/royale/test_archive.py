@@ -49,11 +49,12 @@ def _played_to_the_end(director: Any, at_night_one: Any) -> tuple[Game, dict[str
     game_services.transitions_run_due(now=bj(2, 21, 12))  # night 1 closes, day 2, night 2 opens
     at_night_one.move_to(bj(2, 21, 12))
     state = state_of(game)
-    doomed = next(p for p in state.shrink_tonight if p != "教堂" and not state.places[p].gone)
+    doomed = [p for p in state.shrink_tonight if p != "教堂" and not state.places[p].gone]
     safe = _safe_places(game, 1)[0]
     if state.characters[ids["甲"]].place != safe:
         assert cast["甲"].act("move", place=safe).status_code == 200
-    assert cast["乙"].act("move", place=doomed).status_code == 200
+    if state.characters[ids["乙"]].place not in doomed:
+        assert cast["乙"].act("move", place=doomed[0]).status_code == 200
     game_services.transitions_run_due(now=bj(3, 0, 1))  # night 2 closes: 乙 and 丙 are out
     game.refresh_from_db()
     return game, ids
@@ -103,6 +104,7 @@ def test_the_last_survivor_ends_the_game_once_and_the_archive_tells_everything(
     assert game.seed_hash in page
     assert f"verify_game 256 --seed {game.seed}" in page
     assert "胜者：甲" in page
+    assert "按规则结束" in page
     # The ranking: 甲 first and alive, 乙 (缩圈) second, 丙 (淹死, first out) third.
     rows = re.findall(r"<tr class=\"[^\"]*\"><td>(\d+)</td><td>(.)</td><td>([^<]*)</td>", page)
     assert [(r[0], r[1]) for r in rows] == [("1", "甲"), ("2", "乙"), ("3", "丙")]
@@ -168,3 +170,19 @@ def test_when_everyone_dies_at_once_the_director_wins_and_they_share_the_rank(
     assert set(rows) == {("1", "甲"), ("1", "乙")}
     dead = Character.objects.filter(game=game, status="eliminated").count()
     assert dead == 2
+
+
+def test_a_game_the_director_ends_during_a_night_shows_that_night_as_the_end_found_it(
+    director: Any, at_night_one: Any
+) -> None:
+    game = royale_game("256", ("甲", "乙"))
+    night_one(game)
+    cast = players(game)
+    place = _safe_places(game, 1)[0]
+    assert cast["甲"].act("spawn", place=place).status_code == 200
+    game_services.game_finish(game=game, director=director, reason="停电")
+    page = page_text(Client(), "/games/256/archive/")
+    assert "第 1 夜（游戏结束时）" in page
+    tile = rf"<b>{place}</b>(?:(?!</li>).)*<span class=\"who\">甲</span>"  # within its tile
+    assert re.search(tile, page, re.S)
+    assert "未出生：乙" in page

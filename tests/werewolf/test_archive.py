@@ -106,6 +106,8 @@ def test_when_a_faction_wins_the_archive_reveals_every_role_and_private_message(
     page = page_text(client, "/games/099/archive/")
     assert game.seed in page
     assert "村民阵营胜利" in page
+    assert "按规则结束" in page  # by the engine, after the director's 判负 (not by 结束游戏)
+    assert "结束了游戏" not in page
     assert "判负的阵营" in page
     for seat, role in SEATS.items():
         name = RULES.roles[role].name
@@ -118,9 +120,11 @@ def test_when_a_faction_wins_the_archive_reveals_every_role_and_private_message(
     assert "一致" in page_text(client, f"/games/099/archive/roll/{roll.seq}/0/")
     assert "与存储的最终状态一致" in page
 
-    # Night 1 came before day 1's open (day 0 of the log); its feedback at day 1's open.
+    # The deal is before the game (day 0); night 1 and its feedback are day 1's (a role game's
+    # night comes before its day).
     logged = "".join(page_text(client, f"/games/099/archive/day/{d}/") for d in (0, 1))
     private = Event.objects.filter(game=game, audience="character")
     assert logged.count('class="a-character') == private.count()
     assert "仅 P6" in logged  # the seer's result went to the seer alone, now shown
     assert "仅 P12" in logged  # the director's note to P12
+    assert NOTE in logged  # and what it said
