@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services
 from games.engine.errors import RuleError
+from games.engine.text import is_blank
 from games.forum.errors import ForumError
 from games.models import Character, ForumThread, Game, GameStatus, Substitute, ThreadKind
 from games.registry import kind_get, kinds_all
@@ -138,7 +139,7 @@ class GameChangeForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         game = self.instance
-        if self.timetable_changed() and game.is_live and not data.get("change_reason", "").strip():
+        if self.timetable_changed() and game.is_live and is_blank(data.get("change_reason", "")):
             raise ValidationError({"change_reason": _("游戏进行中修改时间表须填写理由。")})
         return data
 
@@ -209,6 +210,30 @@ def _credentials_rows(
     ]
 
 
+def credentials_context(
+    game: Game,
+    rows: list[dict[str, str]],
+    *,
+    back: str,
+    sent: list[tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """What ``admin/games/credentials.html`` shows: the table and the QQ block
+    (``马甲　密码　链接``, one a line; no link column when no row has one)."""
+    qq_text = "\n".join(
+        "　".join(part for part in (r["name"], r["password"], r.get("link", "")) if part)
+        for r in rows
+    )
+    return {
+        "title": _("登录凭据（只显示这一次）"),
+        "game": game,
+        "rows": rows,
+        "links": any(r.get("link") for r in rows),
+        "qq_text": qq_text,
+        "sent": sent,
+        "back": back,
+    }
+
+
 def _credentials_page(
     request: HttpRequest,
     admin_context: dict[str, Any],
@@ -216,15 +241,9 @@ def _credentials_page(
     rows: list[dict[str, str]],
     sent: list[tuple[str, str]] | None = None,
 ) -> TemplateResponse:
-    qq_text = "\n".join(f"{r['name']}　{r['password']}　{r['link']}" for r in rows)
     context = {
         **admin_context,
-        "title": _("登录凭据（只显示这一次）"),
-        "game": game,
-        "rows": rows,
-        "qq_text": qq_text,
-        "sent": sent,
-        "back": prepare_url(game, "credentials"),
+        **credentials_context(game, rows, back=prepare_url(game, "credentials"), sent=sent),
     }
     return TemplateResponse(request, "admin/games/credentials.html", context)
 

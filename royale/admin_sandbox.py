@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games.admin import InterventionForm, request_director, run_form
+from games.admin_prepare import credentials_context
 from games.engine.errors import RuleError
 from games.models import Game
 from royale import sandbox, services
@@ -98,13 +99,11 @@ def testmatch_create_view(
         copy, passwords = sandbox.testmatch_create(
             game=game, director=request_director(request), reason=reason
         )
+        rows = [{"name": p.character.name, "password": p.secret} for p in passwords]
         context = {
             **site.each_context(request),
+            **credentials_context(copy, rows, back=control_url(copy)),
             "title": f"{copy.forum_title} · {_('测试赛已创建')}",
-            "rows": [(copy, passwords)],
-            "link": False,
-            "host": request.get_host(),
-            "scheme": request.scheme,
             "control": control_url(copy),
         }
         return TemplateResponse(request, "admin/royale/test_created.html", context)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from royale.engine.events import allowed_events, event_plan, fixed_event, rules_of, todays_events
-from royale.engine.npcs import npcs_in_game, riddle_today
+from royale.engine.npcs import npcs_in_game, npcs_known, riddle_today
 from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
 
@@ -37,7 +37,8 @@ def _public(state: GameState) -> dict[str, Any]:
         "villain": _name(state, villain["character"]) if villain else None,
         "bounties": [state.characters[c].name for c in bounty["targets"]] if bounty else [],
         "riddle": riddle_today(state),
-        "npcs": [c.name for c in npcs_in_game(state)],
+        # As the players know them: a night's death shows in the morning report, not before.
+        "npcs": [c.name for c in npcs_known(state)],
     }
 
 

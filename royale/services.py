@@ -33,7 +33,7 @@ from games.models import (
 from games.services import events_append, game_lock, game_mark_finished, reason_required
 from royale import engine, store
 from royale.engine.night import counted_deaths
-from royale.engine.state import CAUSE_RED_CARD, OVER, GameState
+from royale.engine.state import CAUSE_RED_CARD, OVER, GameState, known_alive
 from royale.errors import AlreadySetUp, NotSetUp
 from royale.models import ActionRecord, RoyaleGame
 from royale.selectors import character_view
@@ -322,7 +322,8 @@ _NAMED_TARGET = frozenset(
 
 def _resolve_names(state: GameState, data: Mapping[str, Any]) -> dict[str, Any]:
     """Players name other characters by their public names; the engine uses ids. A player's
-    name comes before an NPC's (阿呆, 阿笨: no row, only in the state, and only while alive)."""
+    name comes before an NPC's (阿呆, 阿笨: no row, only in the state, and only while alive as
+    the players know it)."""
     resolved = dict(data)
     names: dict[str, int] | None = None
 
@@ -332,7 +333,9 @@ def _resolve_names(state: GameState, data: Mapping[str, Any]) -> dict[str, Any]:
             return value
         if names is None:
             chars = state.characters.values()
-            names = {c.name: c.id for c in chars if c.npc and c.alive}
+            # An NPC killed tonight still answers to its name until the morning report, so
+            # a refusal cannot tell anyone it died.
+            names = {c.name: c.id for c in chars if c.npc and known_alive(state, c.id)}
             names.update((c.name, c.id) for c in chars if not c.npc)
         return names.get(value, -1)  # -1: the engine refuses an unknown character
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.errors import InvalidInput
+from games.engine.text import is_blank
 
 from .common import director_draft
 from .draft import Draft
@@ -43,7 +44,7 @@ from .ruleset import (
     get_ruleset,
     register_section,
 )
-from .state import Character, GameState
+from .state import Character, GameState, known_alive
 
 Result = tuple[GameState, list[Any]]
 
@@ -294,7 +295,7 @@ def riddle_set(state: GameState, text: str, rng: random.Random) -> Result:
     if rules is None or not present(d.flags) or not d.chars[rules.adai.id].alive:
         raise NpcsAbsent()
     text = text.strip()
-    if not text or len(text) > RIDDLE_MAX:
+    if is_blank(text) or len(text) > RIDDLE_MAX:
         raise InvalidInput(
             f"谜题须为 1 到 {RIDDLE_MAX} 个字。", message_en=f"1 to {RIDDLE_MAX} characters."
         )
@@ -323,3 +324,13 @@ def npcs_in_game(state: GameState) -> list[Character]:
         return []
     found = (state.characters.get(n.id) for n in (rules.adai, rules.aben))
     return [c for c in found if c is not None and c.alive]
+
+
+def npcs_known(state: GameState) -> list[Character]:
+    """The NPCs as the players know them: on the map, or killed tonight and not yet announced
+    (an NPC's night death stays hidden until the morning report, like anyone's)."""
+    rules = rules_of(get_ruleset(state.ruleset))
+    if rules is None:
+        return []
+    found = (state.characters.get(n.id) for n in (rules.adai, rules.aben))
+    return [c for c in found if c is not None and known_alive(state, c.id)]

@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine.errors import InvalidInput
 from games.engine.events import GameEvent
+from games.engine.text import is_blank
 
 from . import combat, items
 from .actions import (
@@ -51,7 +52,7 @@ from .errors import (
     UnknownCharacter,
 )
 from .hooks import notify
-from .state import CAUSE_RED_CARD, MODE_ACT, MODE_REST, Found, GameState
+from .state import MODE_ACT, MODE_REST, Found, GameState, death_announced
 
 Handler = Callable[[Draft, Any, float], None]
 
@@ -156,7 +157,7 @@ def search(d: Draft, a: Search, now: float) -> None:
 def whisper(d: Draft, a: Whisper, now: float) -> None:
     c = acting(d, a.actor)
     text = a.text.strip()
-    if not text:
+    if is_blank(text):
         raise EmptyMessage()
     if len(text) > d.rs.whisper_max:
         raise MessageTooLong(max=d.rs.whisper_max, length=len(text))
@@ -181,12 +182,7 @@ def whisper(d: Draft, a: Whisper, now: float) -> None:
 
 
 def _death_announced(d: Draft, cid: int) -> bool:
-    """Deaths are announced in the next morning report (or at once for a red card); the last one
-    counts (百鬼夜行 revives, and a revenant may die again tonight)."""
-    for x in reversed(d.deaths):
-        if x.character == cid:
-            return x.day < d.day or x.cause == CAUSE_RED_CARD
-    return True
+    return death_announced(d.deaths, d.day, cid)
 
 
 HANDLERS: dict[type[Action], Handler] = {}

@@ -318,3 +318,19 @@ class GameState:
             winner=d.get("winner"),
             flags=dict(d.get("flags") or {}),
         )
+
+
+def death_announced(deaths: tuple[Death, ...] | list[Death], day: int, cid: int) -> bool:
+    """Whether everyone may know that ``cid`` is dead: deaths are announced in the next morning
+    report (a red card at once); the last death counts (百鬼夜行 revives, and a revenant may
+    die again tonight). True for one who never died."""
+    for x in reversed(deaths):
+        if x.character == cid:
+            return x.day < day or x.cause == CAUSE_RED_CARD
+    return True
+
+
+def known_alive(state: GameState, cid: int) -> bool:
+    """Alive as the players know it: alive, or dead without the death announced yet."""
+    c = state.characters.get(cid)
+    return c is not None and (c.alive or not death_announced(state.deaths, state.day, cid))

@@ -3,13 +3,15 @@ day's 500 HP 阿笨 and its prizes."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games.engine.errors import InvalidInput
 from royale.engine import Whisper, day_open, get_ruleset, new_game, night_close, night_open
 from royale.engine.actions import Attack, UseItem
 from royale.engine.errors import NpcsAbsent
-from royale.engine.npcs import npcs_in_game, riddle_set, riddle_today
+from royale.engine.npcs import npcs_in_game, npcs_known, riddle_set, riddle_today
 from royale.engine.state import GameState
 
 from .support import (
@@ -104,6 +106,29 @@ def test_whoever_kills_阿笨_loots_its_item() -> None:
     assert not state.characters[ABEN].alive
     assert item in state.characters[1].pack
     assert heard(events, 1, "attack_result")[0]["outcome"] == "killed"
+
+
+def test_阿笨_killed_at_night_stays_known_alive_until_the_morning_report() -> None:
+    """Issue 14, 11: a night's death (NPCs included) stays hidden until the morning report: the
+    players' list still names 阿笨, and a whisper to it goes out as to anyone."""
+    from royale.day_events import player_events
+    from royale.services import _resolve_names
+
+    state = empty_game(I256, n=3)
+    state = edit(state, 1, place="金色狂欢剧团")
+    state = edit(state, 2, place="教堂")  # far away: it saw nothing
+    state = edit(state, ABEN, hp=5)
+    state, handle = found_character(state, 1, ABEN)
+    state, _ = act(state, Attack(1, handle))
+    assert ABEN not in [c.id for c in npcs_in_game(state)]  # the truth, for the directors
+    assert "阿笨" in player_events(state, 2)["npcs"]
+    assert _resolve_names(state, {"kind": "whisper", "target": "阿笨"})["target"] == ABEN
+    state, events = act(state, Whisper(2, ABEN, "你还好吗"))
+    assert heard(events, 2, "whisper_sent")
+    # Once its day is over (the morning report has told it), the dead 阿笨 is gone for everyone.
+    tomorrow = dataclasses.replace(state, day=state.day + 1)
+    assert ABEN not in [c.id for c in npcs_known(tomorrow)]
+    assert "阿笨" not in player_events(tomorrow, 2)["npcs"]
 
 
 # --- 阿呆's riddle -------------------------------------------------------------------------------
