@@ -50,7 +50,16 @@ def kind_label(game: Game) -> str:
 
 
 def _staff() -> Any:
-    return User.objects.filter(is_staff=True, is_active=True).order_by("username")
+    """Who may be a game's director: active staff in the 导演 group (or superusers), not the
+    forum staff who review cards."""
+    from django.db.models import Q
+
+    return (
+        User.objects.filter(is_staff=True, is_active=True)
+        .filter(Q(groups__name=services.DIRECTORS_GROUP) | Q(is_superuser=True))
+        .distinct()
+        .order_by("username")
+    )
 
 
 class GameCreateForm(forms.ModelForm):

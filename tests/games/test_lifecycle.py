@@ -514,3 +514,12 @@ def test_directors_cannot_edit_what_only_the_engine_changes(
         "running", False, "royale", "islington_256"
     )  # fmt: skip
     assert (character.status, character.cause) == ("alive", "")
+
+
+def test_the_director_picker_offers_directors_not_forum_staff(
+    director_client: Client, staff: Any, director: Any
+) -> None:
+    field = director_client.get(ADD).context["adminform"].form.fields["directors"]
+    offered = set(field.queryset)
+    assert director in offered
+    assert staff not in offered
