@@ -668,20 +668,22 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnly, DirectorScoped):
-    list_display = (
-        "seq",
-        "game",
-        "kind",
-        "audience",
-        "audience_character",
-        "actor",
-        "director",
-        "created_at",
-    )
-    list_filter = (("game", admin.RelatedOnlyFieldListFilter), "kind", "audience")
-    search_fields = ("kind", "reason")
+    """The log as the directors read it: each event a Chinese sentence (the control rooms'
+    renderer), never its code or its payload."""
+
+    list_display = ("seq", "game", "sentence", "audience", "director", "reason", "created_at")
+    list_filter = (("game", admin.RelatedOnlyFieldListFilter), "audience")
+    search_fields = ("reason",)
     list_select_related = ("game", "audience_character", "actor", "director")
     ordering = ("-game", "-seq")
+    exclude = ("payload", "stream", "stream_seq", "kind")
+    readonly_fields = ("sentence",)
+
+    @admin.display(description=_("内容"))
+    def sentence(self, obj: Event) -> str:
+        from games.eventlog import event_sentence
+
+        return event_sentence(obj)
 
 
 @admin.register(Announcement)

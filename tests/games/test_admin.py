@@ -103,3 +103,10 @@ def test_the_director_group_exists_with_the_control_room_permissions() -> None:
     assert {"change_game", "view_event", "add_announcement"} <= codenames
     assert "change_event" not in codenames
     assert Group.objects.filter(name="论坛管理").exists()
+
+
+def test_the_event_log_reads_as_chinese_sentences(director_client: Client, game: Game) -> None:
+    services.dice_roll(game=game, director=None, purpose="先手", sides=6)
+    page = director_client.get("/admin/games/event/").content.decode()
+    assert "dice_rolled" not in page
+    assert "先手" in page
