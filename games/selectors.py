@@ -148,13 +148,21 @@ def transition_next_due(*, game: Game) -> datetime | None:
 
 
 def rolls_logged(*, game: Game) -> list[tuple[int, str, Any]]:
-    """(sequence, event kind, roll) for every roll recorded in the game's log."""
+    """(sequence, event kind, roll) for every roll record (``dice.Roll``) in the game's log.
+    An engine event may list the faces its step drew under the same key (the vote reward's
+    ``rolls``: plain numbers from the step's seeded source); those are checked by replaying
+    the log from the seed, not one by one, so they are no roll records."""
     rows = (
         Event.objects.filter(game=game, payload__has_key="rolls")
         .order_by("seq")
         .values_list("seq", "kind", "payload")
     )
-    return [(seq, kind, roll) for seq, kind, payload in rows for roll in payload["rolls"]]
+    return [
+        (seq, kind, roll)
+        for seq, kind, payload in rows
+        for roll in payload["rolls"]
+        if isinstance(roll, dict)
+    ]
 
 
 # --- a game's preparation: the calendar, what the start still needs -----------------------------

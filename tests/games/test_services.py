@@ -107,6 +107,19 @@ def test_verify_game_accepts_honest_rolls_and_reports_a_tampered_one(
 
 
 @pytest.mark.django_db
+def test_verify_game_leaves_an_engine_steps_faces_to_the_replay(
+    game: Game, director: Any, capsys: Any
+) -> None:
+    """The vote reward lists the die faces its step drew (plain numbers under ``rolls``):
+    they are no roll records, and verify_game must not call them malformed."""
+    services.dice_roll(game=game, director=director, purpose="d6", sides=6)
+    reward = {"day": 2, "character": 1, "name": "甲", "die": 6, "rolls": [4, 2]}
+    services.event_record(game=game, events=[GameEvent("vote_reward", PUBLIC, reward)])
+    call_command("verify_game", "256")
+    assert "1 roll(s) verified, all match" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
 def test_verify_game_with_a_seed_that_is_not_the_published_one_fails(
     game: Game, director: Any
 ) -> None:
