@@ -1,0 +1,34 @@
+"""Text that shows nothing is empty, whatever invisible characters it is made of."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.text import is_blank
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "\n\t",
+        "\u3000",  # the ideographic space
+        "\u200b",
+        "\u200c\u200d",
+        "\u2060",
+        "\ufeff",
+        "\u00ad",  # soft hyphen
+        "\u202e\u2066",  # bidi controls
+        "\u3164\u115f",  # Hangul fillers
+        "\u2800",  # the blank Braille pattern
+        " \u200b \u3000\u200d\n",
+    ],
+)
+def test_only_invisible_characters_is_blank(text: str) -> None:
+    assert is_blank(text)
+
+
+@pytest.mark.parametrize("text", ["a", " a ", "\u200b你好", "。", "😀", "\u200d😀", "0"])
+def test_one_visible_character_is_enough(text: str) -> None:
+    assert not is_blank(text)
