@@ -18,11 +18,11 @@ django_asgi_app = Handler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from games import live  # noqa: E402
+from games.origins import WebsocketOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -31,7 +31,9 @@ router = ProtocolTypeRouter(
         "http": ASGIStaticFilesHandler(django_asgi_app)
         if settings.SERVE_STATIC
         else django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # The Origin must be the site's own, scheme and port included, or a trusted one
+        # (channels' AllowedHostsOriginValidator compared the host name alone).
+        "websocket": WebsocketOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

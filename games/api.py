@@ -8,8 +8,8 @@ from ninja import Router, Schema
 from ninja.security import APIKeyCookie
 from pydantic import Field
 
-from games import selectors, services
-from games.engine.errors import Forbidden, NotFound
+from games import origins, selectors, services
+from games.engine.errors import CsrfFailed, Forbidden, InvalidInput, NotFound
 from games.models import Character, Game
 from games.views import client_address, session_login
 
@@ -113,10 +113,26 @@ def ping(request: HttpRequest) -> dict[str, bool]:
 
 @router.post(
     "/play/{number}/login",
-    response={200: LoginOut, 401: ErrorOut, 429: ErrorOut},
+    response={200: LoginOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
     summary="角色以密码登录",
+    description=(
+        "只接受 Content-Type: application/json；浏览器发来的请求须来自本站页面"
+        "（Origin 或 Sec-Fetch-Site），否则 403 csrf_failed。"
+    ),
 )
 def login(request: HttpRequest, number: str, body: LoginIn) -> LoginOut:
+    # Login CSRF: another site's page must not sign its visitor in as a character of its own.
+    # A form or a "simple" fetch can send text/plain cross-site, never application/json (that
+    # needs a CORS preflight, which this site never grants); a browser names the page's origin.
+    # Checked before the password, so a forged request neither logs in nor counts as a failure.
+    if request.content_type != "application/json":
+        raise InvalidInput(
+            "登录请求须为 JSON（Content-Type: application/json）。",
+            message_en="A login request must be JSON (Content-Type: application/json).",
+            reason="content_type",
+        )
+    if not origins.request_from_site(request):
+        raise CsrfFailed()
     character = services.character_login(
         game_number=number, password=body.password, address=client_address(request)
     )
@@ -128,7 +144,7 @@ def login(request: HttpRequest, number: str, body: LoginIn) -> LoginOut:
 
 @router.get(
     "/games/{game_id}/events",
-    response={200: EventsOut, 403: ErrorOut, 404: ErrorOut},
+    response={200: EventsOut, 404: ErrorOut},
     summary="补发错过的事件",
     description=(
         "角色：按 after_public / after_private 返回公开流与私有流中之后的事件；"
@@ -143,9 +159,16 @@ def events(
     after_private: int = 0,
 ) -> EventsOut:
     game = selectors.game_by_id(game_id=game_id)
-    if game is None:
+    viewer = (
+        selectors.viewer_get(game=game, session=request.session, user=request.user)
+        if game is not None
+        else None
+    )
+    if viewer is None:
+        # A game the viewer may not see answers as one that does not exist (404, the same
+        # body), as the admin's games do: the answer must not tell which game ids exist (a
+        # game in preparation is unknown to the API).
         raise NotFound()
-    viewer = selectors.viewer_get(game=game, session=request.session, user=request.user)
     frames = selectors.events_for_viewer(
         viewer=viewer, after=after, after_public=after_public, after_private=after_private
     )

@@ -7,11 +7,12 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import selectors
+from games import live, selectors
 from games.models import Game
 
 REFUSED = 4403
-# The character's credentials were reset (a new password, a substitute): sign in again.
+# The character's credentials were reset (a new password, a substitute), or it signed out of
+# this session: sign in again.
 REVOKED = 4401
 
 
@@ -31,15 +32,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.joined = []
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        session = self.scope.get("session") or {}
+        session_key = getattr(session, "session_key", None)
+        if session_key:
+            # Signing out of the game (views.logout) closes this session's sockets on it.
+            # Joined before the session is read, so a sign-out in between reaches it too.
+            self.joined = [live.group_session(game_id, session_key)]
+            await self.channel_layer.group_add(self.joined[0], self.channel_name)
         groups, heads = await database_sync_to_async(_groups_for)(
-            game_id, self.scope.get("session") or {}, self.scope.get("user")
+            game_id, session, self.scope.get("user")
         )
         if not groups:
+            await self.disconnect(REFUSED)
             await self.close(code=REFUSED)
             return
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.joined = groups
+        self.joined += groups
         await self.accept()
         # The heads let a client that just connected notice what it must fetch over HTTP.
         await self.send_json({"type": "hello", "heads": heads})
@@ -47,6 +56,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = []
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Clients act over HTTP; the socket only carries results. A ping keeps proxies awake.

@@ -8,6 +8,7 @@ public one and its private one, each numbered without gaps.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import weakref
@@ -37,6 +38,14 @@ def group_directors(game_id: int) -> str:
 
 def group_character(game_id: int, character_id: int) -> str:
     return f"game-{game_id}-c{character_id}"
+
+
+def group_session(game_id: int, session_key: str) -> str:
+    """Every socket one browser session has open on a game (what signing out closes). Named by
+    a digest of the key: group names are seen by whatever reads Redis, a session key is a
+    credential."""
+    digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return f"game-{game_id}-s{digest}"
 
 
 def frame_for_player(event: Event) -> dict[str, Any]:
@@ -226,3 +235,14 @@ def sockets_close(game_id: int, character_ids: Iterable[int]) -> None:
         async_to_sync(layer.group_send)(
             group_character(game_id, character_id), {"type": SESSION_REVOKED_TYPE}
         )
+
+
+def session_sockets_close(game_id: int, session_key: str) -> None:
+    """Close the sockets this session has open on the game (its character signed out): they
+    would go on carrying the character's private frames otherwise."""
+    layer = get_channel_layer()
+    if layer is None or not session_key:
+        return
+    async_to_sync(layer.group_send)(
+        group_session(game_id, session_key), {"type": SESSION_REVOKED_TYPE}
+    )

@@ -808,6 +808,14 @@ def character_session_record(*, character: Character, session_key: str) -> None:
     CharacterSession.objects.get_or_create(character=character, session_key=session_key)
 
 
+def character_signed_out(*, game_id: int, character_id: int, session_key: str) -> None:
+    """The character signed out of this session (the portal's 退出): nothing is left there for
+    a credential reset to sign out, and the session's open sockets on the game close after
+    the commit, so they stop carrying the character's private frames."""
+    CharacterSession.objects.filter(character_id=character_id, session_key=session_key).delete()
+    transaction.on_commit(partial(live.session_sockets_close, game_id, session_key))
+
+
 def game_start(*, game: Game, director: User | None, now: datetime | None = None) -> Game:
     """开始: a prepared game goes live. It needs day 1's date, at least two characters, each
     with a password or a link, and the kind's deal done; the kind then does its part (a night

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import archive_selectors, selectors, services
@@ -78,7 +79,14 @@ def login(request: HttpRequest, number: str) -> HttpResponse:
     return render(request, "games/login.html", {"number": number, "error": error}, status=status)
 
 
+@never_cache
+@require_http_methods(["GET", "POST"])
 def login_link(request: HttpRequest, number: str, token: str) -> HttpResponse:
+    # Opening the link shows a button; only its POST (with the CSRF check) logs in. A GET that
+    # logged in would let any page sign its visitors in as a character of its own (an <img>,
+    # a redirect): login CSRF. The page answers the same for every token, valid or not.
+    if request.method != "POST":
+        return render(request, "games/login_link.html", {"number": number})
     try:
         character = services.character_login_link(
             game_number=number, token=token, address=client_address(request)
@@ -105,9 +113,16 @@ def play_home(request: HttpRequest, number: str) -> HttpResponse:
 def logout(request: HttpRequest, number: str) -> HttpResponse:
     characters = dict(request.session.get(selectors.SESSION_KEY) or {})
     game = selectors.game_by_number(number=number)
-    if game is not None:
-        characters.pop(str(game.pk), None)
+    character_id = characters.pop(str(game.pk), None) if game is not None else None
     request.session[selectors.SESSION_KEY] = characters
+    if game is not None and character_id is not None:
+        # Saved before the sockets close: one that reconnects at once finds no character.
+        request.session.save()
+        services.character_signed_out(
+            game_id=game.pk,
+            character_id=int(character_id),
+            session_key=request.session.session_key or "",
+        )
     return redirect("play-login", number=number)
 
 

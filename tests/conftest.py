@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 BJ = dt.timezone(dt.timedelta(hours=8))
 # Day 1 of the test games; night 1's window is 21:10–21:25 北京时间.
 START = dt.date(2026, 11, 1)
-# The Origin header a browser on the site sends with its websocket handshake.
+# The Origin header a browser on the site sends with its websocket handshake, and the Host
+# header beside it (the socket's origin check compares the two: scheme, host and port).
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
 
 
 def bj(day: int, hour: int, minute: int = 0, second: int = 0) -> dt.datetime:
@@ -189,11 +191,14 @@ def session_cookie(client: Client) -> tuple[bytes, bytes]:
 async def socket_open(
     game: Game, *headers: tuple[bytes, bytes]
 ) -> tuple[WebsocketCommunicator, dict[str, Any]]:
-    """A websocket on the game's live channel, accepted: (communicator, its ``hello`` frame)."""
+    """A websocket on the game's live channel, accepted: (communicator, its ``hello`` frame).
+    A browser always sends Host; ``HOST`` is sent unless ``headers`` hold another."""
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
 
+    if not any(name == b"host" for name, _ in headers):
+        headers = (HOST, *headers)
     communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected

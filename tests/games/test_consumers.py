@@ -15,7 +15,7 @@ from config.asgi import application
 from games import services
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent, to_character
 from games.models import Character, Game
-from tests.conftest import ORIGIN, api_login, make_game, session_cookie, socket_open
+from tests.conftest import HOST, ORIGIN, api_login, make_game, session_cookie, socket_open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +40,9 @@ async def player_socket(game: Game, password: str) -> WebsocketCommunicator:
 
 
 async def refused(game: Game, *headers: tuple[bytes, bytes]) -> bool:
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    # With the browser's Host header, so each refusal is for the reason its test names.
+    path = f"/ws/games/{game.pk}/"
+    communicator = WebsocketCommunicator(application, path, headers=[HOST, *headers])
     connected, _ = await communicator.connect()
     await communicator.disconnect()
     return not connected
@@ -144,9 +146,10 @@ async def test_a_client_that_missed_events_gets_them_over_http_by_sequence(
     assert texts == [("public", 2, "二"), ("public", 3, "三"), ("private", 1, "私一")]
     assert "别人的" not in response.content.decode()
 
+    # A game the viewer may not see answers as a missing one (test_security_edges).
     anonymous = await database_sync_to_async(Client().get)(f"/api/games/{game.pk}/events")
-    assert anonymous.status_code == 403
-    assert anonymous.json()["code"] == "forbidden"
+    assert anonymous.status_code == 404
+    assert anonymous.json()["code"] == "not_found"
 
 
 async def test_a_push_is_sent_only_after_commit(game: Game, passwords: dict[str, str]) -> None:

@@ -61,13 +61,14 @@ def test_the_bookmark_link_logs_in_until_the_director_revokes_it(
     client: Client, game: Game, director: Any
 ) -> None:
     (issued, *_) = services.character_links_issue(game=game, director=director)
-    response = client.get(f"/play/256/k/{issued.secret}/")
+    # Opening the link shows its button (test_security_edges); the button's POST logs in.
+    response = client.post(f"/play/256/k/{issued.secret}/")
     assert response.status_code == 302
     assert client.get("/play/256/me/").status_code == 200
 
     services.character_links_revoke(game=game, director=director)
     other = Client()
-    refused = other.get(f"/play/256/k/{issued.secret}/")
+    refused = other.post(f"/play/256/k/{issued.secret}/")
     assert refused.status_code == 401
     assert "密码错误或登录链接已失效" in refused.content.decode()
 
