@@ -13,6 +13,18 @@ def _groups(sender: AppConfig, **kwargs: Any) -> None:
     groups_ensure()
 
 
+def _director_signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """A director's logout closes the control-room sockets that browser session has open on
+    any of their games (a player's logout does the same for its game, in views.logout)."""
+    from games import live, selectors
+
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is None or not key:
+        return
+    for game_id in selectors.games_for_director(user=user).values_list("pk", flat=True):
+        live.session_sockets_close(game_id, key)
+
+
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("游戏")
@@ -21,7 +33,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib import admin
 
+        from django.contrib.auth.signals import user_logged_out
+
         post_migrate.connect(_groups, sender=self)
+        user_logged_out.connect(_director_signed_out, dispatch_uid="games-director-signed-out")
         # The admin is the directors' and forum staff's control room: it carries the site's
         # name, not "Django 管理".
         admin.site.site_header = _("雾雨小镇 版杀 · 控制室")

@@ -56,6 +56,17 @@ async def _handshake(game: Game, *headers: tuple[bytes, bytes]) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_a_directors_logout_closes_the_control_rooms_socket(
+    game: Game, director: Any
+) -> None:
+    browser = Client()
+    await sync_to_async(browser.force_login)(director)
+    socket, _ = await socket_open(game, ORIGIN, session_cookie(browser))
+    await sync_to_async(browser.post)("/admin/logout/")
+    assert await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": REVOKED}
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_logout_closes_the_sessions_socket_and_no_other(
     game: Game, passwords: dict[str, str]
 ) -> None:
