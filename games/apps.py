@@ -32,7 +32,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib import admin
-
         from django.contrib.auth.signals import user_logged_out
 
         post_migrate.connect(_groups, sender=self)
