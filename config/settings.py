@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "config.apps.SiteConfig",  # the deploy checks of config/checks.py
     "django_celery_beat",
     "django_htmx",
+    "axes",
     "games",
     "royale",
     "werewolf",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "config.middleware.Messages",
     "config.middleware.XFrameOptions",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as axes asks: it turns a locked-out admin login into games.views.admin_lockout.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -192,6 +196,32 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# Admin logins (directors, forum staff) go through django-axes first: it refuses a locked-out
+# account or address before the password is checked. It needs the request in authenticate(),
+# so tests log users in with force_login, or pass request= to authenticate().
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures are counted by account and by address alike (either one locks), in the database:
+# the same on SQLite and PostgreSQL, kept across restarts and cache flushes, and listed in the
+# admin (Axes › Access attempts). Locking by account lets anyone lock a director out for a
+# while, which is the price of not letting a spread-out attack guess a director's password;
+# the cool-off ends it by itself, and `manage.py axes_reset_username <name>` at once (README).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = int(os.environ.get("ADMIN_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("ADMIN_LOGIN_COOLOFF_MINUTES", "30")))
+# Attempts while locked (the right password included) do not stretch the lock: the cool-off
+# runs from the failure that locked it, so a director knows when to come back.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not wipe the failures (AXES_RESET_ON_SUCCESS stays off): axes would wipe every
+# attempt from that address too, the ones against other accounts included, so one staff member
+# could keep guessing a director's password between logins of their own.
+# The one client address of the site (X-Forwarded-For read from the right, as configured).
+AXES_CLIENT_IP_CALLABLE = "games.views.client_address"
+AXES_LOCKOUT_CALLABLE = "games.views.admin_lockout"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -252,9 +282,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Character login limits: failures per client address, and in all, within the window.
+# Character login limits within the window (games/throttle.py): a client's own failures lock
+# that client; a game number's failures make its further failures answer 429, never its right
+# passwords. There is no global limit: it let a few addresses lock every player out.
 LOGIN_LIMIT_PER_ADDRESS = int(os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "10"))
-LOGIN_LIMIT_TOTAL = int(os.environ.get("LOGIN_LIMIT_TOTAL", "300"))
+LOGIN_LIMIT_PER_GAME = int(os.environ.get("LOGIN_LIMIT_PER_GAME", "100"))
 LOGIN_LIMIT_WINDOW = int(os.environ.get("LOGIN_LIMIT_WINDOW", "600"))
 
 LOGGING = {
@@ -264,8 +296,13 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Behind a reverse proxy that sets X-Forwarded-For, the client address for login limits.
+# Behind reverse proxies that append to X-Forwarded-For, the client address for login limits
+# and the admin's lockouts is the entry the TRUSTED_PROXY_COUNT-th proxy from here appended
+# (1: the right-most); entries left of it are the client's own words (games.views).
 TRUST_X_FORWARDED_FOR = _env_bool("TRUST_X_FORWARDED_FOR", False)
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+if TRUSTED_PROXY_COUNT < 1:
+    raise ValueError("TRUSTED_PROXY_COUNT: at least 1 (the proxy in front of daphne)")
 # daphne serves /static/ itself (handy for `make run`); set 0 when a proxy serves STATIC_ROOT.
 SERVE_STATIC = _env_bool("SERVE_STATIC", True)
 # Player actions run on a small shared thread pool (see royale/api.py); 0 runs each in the

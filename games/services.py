@@ -210,7 +210,8 @@ def character_links_revoke(
     )  # fmt: skip
 
 
-def _login(*, game_number: str, secret: str, purpose: str, address: str) -> Character:
+def _login(*, game_number: str, secret: str, purpose: str, address: str | None) -> Character:
+    # Only this client's own failures can refuse it here (games/throttle.py).
     throttle.login_check(address=address)
     normalized = credentials.password_normalize(secret) if purpose == "pw" else secret.strip()
     too_long = len(secret) > credentials.MAX_INPUT
@@ -224,16 +225,16 @@ def _login(*, game_number: str, secret: str, purpose: str, address: str) -> Char
         else Character.objects.filter(pk=-1).first()
     )
     if character is None or character.game.number != game_number:
-        throttle.login_failed(address=address)
-        raise LoginFailed()
+        # A game number under attack answers its failures with 429; never its right passwords.
+        raise throttle.login_failed(address=address, game_number=game_number) or LoginFailed()
     return character
 
 
-def character_login(*, game_number: str, password: str, address: str) -> Character:
+def character_login(*, game_number: str, password: str, address: str | None) -> Character:
     return _login(game_number=game_number, secret=password, purpose="pw", address=address)
 
 
-def character_login_link(*, game_number: str, token: str, address: str) -> Character:
+def character_login_link(*, game_number: str, token: str, address: str | None) -> Character:
     return _login(game_number=game_number, secret=token, purpose="link", address=address)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
+from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -14,12 +17,32 @@ from games.models import Character, Game
 from games.registry import kind_get
 
 
-def client_address(request: HttpRequest) -> str:
+def _ip(text: object) -> str | None:
+    try:
+        ip = ipaddress.ip_address(str(text).strip())
+    except ValueError:
+        return None
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's IP address, for the character login limits and the admin's lockouts
+    (``AXES_CLIENT_IP_CALLABLE``); None when the request carries none that parses.
+
+    Behind ``TRUSTED_PROXY_COUNT`` proxies (``TRUST_X_FORWARDED_FOR``), each appends the
+    address it was reached from to X-Forwarded-For, so the client is the n-th entry from the
+    right; anything left of it was written by the client and could be anything. A shorter
+    header was all written by the proxies (the request met fewer of them), so its left-most
+    entry is the client. No header at all: the request did not come through a proxy, and its
+    peer is the client.
+    """
     if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", "")).strip()
         if forwarded:
-            return forwarded.split(",")[0].strip()[:64]
-    return str(request.META.get("REMOTE_ADDR", "unknown"))[:64]
+            hops = forwarded.split(",")
+            return _ip(hops[-min(settings.TRUSTED_PROXY_COUNT, len(hops))])
+    return _ip(request.META.get("REMOTE_ADDR", ""))
 
 
 def session_login(request: HttpRequest, character: Character) -> None:
@@ -75,8 +98,18 @@ def login(request: HttpRequest, number: str) -> HttpResponse:
         else:
             session_login(request, character)
             return redirect("play-home", number=number)
+    return _login_form(request, number, error)
+
+
+def _login_form(request: HttpRequest, number: str, error: RuleError | None) -> HttpResponse:
     status = error.status if error else 200
-    return render(request, "games/login.html", {"number": number, "error": error}, status=status)
+    context = {"number": number, "error": error}
+    response = render(request, "games/login.html", context, status=status)
+    # A 429 says when to come back, as the API's does (config/api.py).
+    retry_after = error.detail.get("retry_after") if error else None
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @never_cache
@@ -92,8 +125,7 @@ def login_link(request: HttpRequest, number: str, token: str) -> HttpResponse:
             game_number=number, token=token, address=client_address(request)
         )
     except RuleError as exc:
-        context = {"number": number, "error": exc}
-        return render(request, "games/login.html", context, status=exc.status)
+        return _login_form(request, number, exc)
     session_login(request, character)
     return redirect("play-home", number=number)
 
@@ -172,3 +204,22 @@ def game_archive_roll(request: HttpRequest, number: str, seq: int, index: int) -
     if check is None:
         raise Http404
     return render(request, "games/archive_roll.html", {"game": game, "check": check})
+
+
+# --- the admin's login lockout (django-axes) ------------------------------------------------
+
+
+def admin_lockout(request: HttpRequest, *_: object) -> HttpResponse:
+    """What a locked-out admin login sees (``AXES_LOCKOUT_CALLABLE``): a Chinese page, 429 with
+    ``Retry-After``. axes passes (response, credentials) or (credentials) after the request
+    depending on the code path, and neither is needed here."""
+    cool_off = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    context = {
+        **admin.site.each_context(request),
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": max(1, round(cool_off / 60)),
+    }
+    response = render(request, "admin/lockout.html", context, status=429)
+    # The lock lasts the cool-off from the last failure counted: at most this long.
+    response["Retry-After"] = str(cool_off)
+    return response
