@@ -62,6 +62,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.Security",
     "config.middleware.Csp",
+    # Before anything reads the request (the session, the CSRF check, a view): NUL, unpaired
+    # surrogates and oversized bodies are refused (config/bad_input.py); after the two above,
+    # whose hooks read nothing, so a refusal carries the security headers too.
+    "config.bad_input.BadInput",
     "config.middleware.Session",
     "config.middleware.Locale",
     "config.middleware.Common",

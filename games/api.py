@@ -9,6 +9,7 @@ from ninja.security import APIKeyCookie
 from pydantic import Field
 
 from games import origins, selectors, services
+from games.api_input import Int, StrictIn
 from games.engine.errors import CsrfFailed, Forbidden, InvalidInput, NotFound
 from games.models import Character, Game
 from games.views import client_address, session_login
@@ -79,7 +80,7 @@ ACTION_RESPONSES = {
 }
 
 
-class LoginIn(Schema):
+class LoginIn(StrictIn):
     password: str = Field(max_length=4096)
 
 
@@ -154,9 +155,9 @@ def login(request: HttpRequest, number: str, body: LoginIn) -> LoginOut:
 def events(
     request: HttpRequest,
     game_id: int,
-    after: int = 0,
-    after_public: int = 0,
-    after_private: int = 0,
+    after: Int = 0,
+    after_public: Int = 0,
+    after_private: Int = 0,
 ) -> EventsOut:
     game = selectors.game_by_id(game_id=game_id)
     viewer = (

@@ -20,6 +20,7 @@ from games.engine import dice
 from games.engine import timetable as tt
 from games.engine.errors import InvalidInput, NotFound, RuleError
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
+from games.engine.text import is_blank
 from games.errors import (
     CastLocked,
     CloseMoveRefused,
@@ -66,7 +67,7 @@ def game_lock(game: Game | int) -> Game:
 def reason_required(reason: str) -> str:
     """A director's intervention states why (it is logged with it)."""
     reason = (reason or "").strip()
-    if not reason:
+    if is_blank(reason):
         raise InvalidInput("请填写理由。", message_en="A reason is required.")
     return reason
 

@@ -11,6 +11,7 @@ from django.db import close_old_connections
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
+from pydantic import Field
 
 from games.api import (
     ACTION_RESPONSES,
@@ -19,13 +20,14 @@ from games.api import (
     session_actor,
     session_player,
 )
+from games.api_input import LIST_MAX, Int, StrictIn, Text, Word
 from royale import selectors as royale_selectors
 from royale import services
 
 router = Router(tags=["royale"])
 
 
-class ActionIn(Schema):
+class ActionIn(StrictIn):
     """One action. ``kind`` is one of: spawn, rest, move, search, pick_up, attack, equip,
     unequip, use, upgrade, gps, telescope, drop, whisper, megaphone, phone, answer_phone,
     vote, vote_change (by day: ``target``, the voted character); the economy by day: shop_buy
@@ -36,24 +38,24 @@ class ActionIn(Schema):
     swap_out, target, targets, target_kind, text, call, accept). Characters are named by their
     names."""
 
-    kind: str
-    place: str | None = None
-    handle: str | None = None
-    item: int | None = None
-    swap_out: int | None = None
-    target: int | str | None = None
-    targets: list[str] | None = None
-    target_kind: str | None = None
-    text: str | None = None
-    call: int | None = None
+    kind: Word
+    place: Word | None = None
+    handle: Word | None = None
+    item: Int | None = None
+    swap_out: Int | None = None
+    target: Int | Word | None = None
+    targets: list[Word] | None = Field(None, max_length=LIST_MAX)
+    target_kind: Word | None = None
+    text: Text | None = None
+    call: Int | None = None
     accept: bool | None = None
-    ware: str | None = None
-    items: list[int] | None = None
-    lot: int | None = None
-    amount: int | None = None
-    notes: list[int] | None = None
-    asks: list[str] | None = None
-    choices: list[str] | None = None
+    ware: Word | None = None
+    items: list[Int] | None = Field(None, max_length=LIST_MAX)
+    lot: Int | None = None
+    amount: Int | None = None
+    notes: list[Int] | None = Field(None, max_length=LIST_MAX)
+    asks: list[Word] | None = Field(None, max_length=LIST_MAX)
+    choices: list[Word] | None = Field(None, max_length=LIST_MAX)
 
 
 class MeOut(Schema):

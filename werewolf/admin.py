@@ -31,6 +31,7 @@ from django.views.decorators.http import require_POST
 from games import admin as games_admin
 from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
 from games.admin_labels import GameColumn
+from games.engine.text import is_blank
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
@@ -318,7 +319,7 @@ class OverrideForm(_StateForm, InterventionForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if (data.get("note_to") is None) != (not data.get("note_text", "").strip()):
+        if (data.get("note_to") is None) != is_blank(data.get("note_text", "")):
             raise forms.ValidationError(_("私信需要同时选择角色并填写内容。"))
         return data
 

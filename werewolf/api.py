@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
+from pydantic import Field
 
 from games.api import (
     ACTION_RESPONSES,
@@ -16,6 +17,7 @@ from games.api import (
     session_actor,
     session_player,
 )
+from games.api_input import LIST_MAX, Int, StrictIn, Word
 from werewolf import selectors, services
 
 router = Router(tags=["werewolf"])
@@ -23,15 +25,15 @@ router = Router(tags=["werewolf"])
 
 # Named apart from royale's ``ActionIn``: the API docs key every schema by its class name, so a
 # second ``ActionIn`` would stand for both kinds' bodies.
-class WerewolfActionIn(Schema):
+class WerewolfActionIn(StrictIn):
     """One action. ``kind``: use_skill (``skill``, the ruleset's key, and ``targets``, the
     targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``),
     vote (``target``: the day's ballot when the day has no forum vote thread)."""
 
-    kind: str
-    skill: str | None = None
-    targets: list[int] | None = None
-    target: int | None = None
+    kind: Word
+    skill: Word | None = None
+    targets: list[Int] | None = Field(None, max_length=LIST_MAX)
+    target: Int | None = None
     accept: bool | None = None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.errors import InvalidInput, WrongPhase
 from games.engine.events import GameEvent
+from games.engine.text import is_blank
 
 from .draft import Draft, open_draft
 from .errors import GameOver, NightNotDone
@@ -294,7 +295,7 @@ def _feedback_entry(d: Draft, roles: frozenset[str], entry: Any) -> dict[str, An
     keys = set(entry)
     if entry.get("kind") == "note" and keys == {"kind", "text"}:
         text = entry["text"].strip() if isinstance(entry["text"], str) else ""
-        if not text or len(text) > NOTE_MAX:
+        if is_blank(text) or len(text) > NOTE_MAX:
             raise _refuse(f"私信须为1至{NOTE_MAX}字。", "a note is 1-500 characters")
         return {"kind": "note", "text": text}
     if entry.get("kind") == "divine" and keys == {"kind", "target", "role"}:
