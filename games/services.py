@@ -508,7 +508,7 @@ def groups_ensure() -> None:
 
 # --- a real game's life: creation, cast, credentials, start, substitutes ------------------------
 
-NUMBER_PATTERN = re.compile(r"^\w{1,16}$")
+NUMBER_PATTERN = re.compile(r"^[\w-]{1,16}$")
 
 
 def game_create(
@@ -596,7 +596,7 @@ def game_create_check(
     number = (number or "").strip()
     if not NUMBER_PATTERN.match(number):
         raise InvalidInput(
-            "编号须为 1 到 16 个字（数字、字母或汉字，不含空格和符号），如 256、061。",
+            "编号须为 1 到 16 个字（数字、字母、汉字或 -，不含空格和其他符号），如 256、061。",
             reason="bad number",
             field="number",
         )
