@@ -361,21 +361,7 @@ class KindFilter(admin.SimpleListFilter):
 
 TIMETABLE_FIELDSET: Any = (
     _("时间表（北京时间）"),
-    {
-        "fields": (
-            "start_date",
-            "day_open_time",
-            "day_close_time",
-            "night_open_time",
-            "night_end_time",
-            "night_close_time",
-            "day_span",
-            "weekend_extra",
-            "night_stages",
-            "change_reason",
-            "calendar",
-        )
-    },
+    {"fields": (*services.TIMETABLE_FIELDS, "change_reason", "calendar")},
 )
 
 

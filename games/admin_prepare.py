@@ -335,22 +335,17 @@ def _prepare_post(
             result = services.cast_paste(game=game, director=who, text=paste.cleaned_data["text"])
             _cast_message(request, result, _("粘贴名单"))
             return HttpResponseRedirect(prepare_url(game, "cast"))
-        if op == "remove":
-            pick = CharacterPick(request.POST, game=game)
-            if not pick.is_valid():
+        if op in ("remove", "reset"):
+            character = _picked(request, game)
+            if character is None:
                 messages.error(request, _("没有这个角色。"))
                 return HttpResponseRedirect(prepare_url(game, "cast"))
-            character = pick.cleaned_data["character"]
-            services.character_remove(game=game, director=who, character=character)
-            messages.success(request, _("已删除角色 %(name)s。") % {"name": character.name})
-            return HttpResponseRedirect(prepare_url(game, "cast"))
-        if op == "reset":
-            pick = CharacterPick(request.POST, game=game)
-            if not pick.is_valid():
-                messages.error(request, _("没有这个角色。"))
+            if op == "remove":
+                services.character_remove(game=game, director=who, character=character)
+                messages.success(request, _("已删除角色 %(name)s。") % {"name": character.name})
                 return HttpResponseRedirect(prepare_url(game, "cast"))
             pair = services.character_credentials_reset(
-                game=game, director=who, character=pick.cleaned_data["character"]
+                game=game, director=who, character=character
             )
             return _credentials_page(
                 request, admin_context, game, _credentials_rows(request, game, [pair])
@@ -414,6 +409,12 @@ def _prepare_post(
         return HttpResponseRedirect(back)
     messages.error(request, _("未知的操作。"))
     return HttpResponseRedirect(back)
+
+
+def _picked(request: HttpRequest, game: Game) -> Character | None:
+    """The posted character when it is one of this game's (the form's queryset says so)."""
+    pick = CharacterPick(request.POST, game=game)
+    return pick.cleaned_data["character"] if pick.is_valid() else None
 
 
 def _cast_message(request: HttpRequest, result: services.CastResult, what: Any) -> None:
