@@ -5,8 +5,9 @@ While they are in the game, every day open (once tonight's vanishing places are 
 
 - 阿呆 (血量无限: hits do nothing to it) stands at a place drawn among those not vanishing
   tonight; the director writes the day's riddle hinting at it (:func:`riddle_set`, announced).
-  The first whisper a player sends 阿呆 each night is its answer; at the night's close the first
-  three players who named the place and are still alive get 2$ each.
+  Every whisper a player sends 阿呆 is a guess (5 MP each, as any whisper); at the night's close
+  the first three players who named the place, in the order of their right whispers, whatever
+  wrong ones they sent before, and still alive get 2$ each (RULINGS 27).
 - A new 阿笨 (50 HP; 500 in a test match) appears holding one random item of its pool, at a
   random place vanishing tonight (day 1: 金色狂欢剧团); yesterday's, if still standing, leaves
   with its item. Whoever kills it loots the item as after any attack.
@@ -226,20 +227,24 @@ def _answers(flags: Mapping[str, Any], day: int) -> dict[str, list[int]]:
 
 @register_hook("npcs.whisper")
 def _whispered(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
-    """Only a player's first whisper to 阿呆 each night is its answer: one guess a night, so a
-    player cannot try place after place."""
+    """每日最先传音正确的前三名存活玩家 (RULINGS 27): every whisper of a living player to 阿呆 is a
+    guess, and a wrong one does not bar a later right one (each costs its 5 MP, as any whisper).
+    ``right`` lists the players in the order of their first right whisper, each once; ``tried``
+    everyone who guessed tonight, each once. Whispers after a right one change nothing."""
     rules = rules_of(d.rs)
     actor = context["actor"]
     if rules is None or context["target"] != rules.adai.id or not present(d.flags):
         return
     adai = d.chars[rules.adai.id]
     answers = _answers(d.flags, d.day)
-    if actor in answers["tried"] or not adai.alive or d.chars[actor].npc:
+    sender = d.chars[actor]
+    if actor in answers["right"] or not adai.alive or sender.npc or not sender.alive:
         return
     right = _answer(context["text"]) == adai.place
+    tried = answers["tried"]
     d.wflags()["riddle_answers"] = {
         "day": d.day,
-        "tried": [*answers["tried"], actor],
+        "tried": tried if actor in tried else [*tried, actor],
         "right": answers["right"] + ([actor] if right else []),
     }
     d.directors(
@@ -252,7 +257,8 @@ def _whispered(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
 
 @register_hook("npcs.post_night")
 def _pay_riddle(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
-    """The first three right answers of players still alive at the night's end get 2$ each."""
+    """The first three right answers (``npcs.adai.riddle_winners``) of players still alive at the
+    night's end get 2$ each: a right answerer who died tonight leaves its place to the next."""
     rules = rules_of(d.rs)
     if rules is None:
         return

@@ -31,7 +31,6 @@ from .errors import (
     UnknownCharacter,
 )
 from .hooks import register_hook
-from .items import grant
 from .rules import register_action
 from .ruleset import get_ruleset
 from .state import DAY, GameState
@@ -235,21 +234,28 @@ def _revealed(d: Draft, cid: int, rank: int) -> dict[str, Any]:
     }
 
 
+def reward_keys(d: Draft, selector: str) -> list[str]:
+    """The names a reward of ``selector`` may take (RULINGS 26): those not yet in the game first;
+    when none is left, those out of play (the shop's ``restockable_keys``); when every name of
+    the kind is in play (the default deal places all 48 green armors), any name of it — a name
+    is not an identity (RULINGS 22). Upgrades keep "not yet in the game" (RULINGS 14)."""
+    kinds = d.rs.selector_kinds(selector)
+    return d.unused_keys(kinds) or d.restockable_keys(kinds) or [k.key for k in kinds]
+
+
 def _reward(d: Draft, cid: int) -> None:
-    """由导演掷骰并公示赠送: a die with one face per pool entry (six in both posts). A face whose
-    entry can no longer be created (every blue weapon name already exists) is rolled again."""
+    """由导演掷骰并公示赠送: a die with one face per pool entry (six in both posts); one roll
+    chooses the entry and that entry is given, never rolled again (RULINGS 26)."""
     pool = d.rs.reward_pool
-
-    def creatable(selector: str) -> bool:
-        return bool(d.unused_keys(d.rs.selector_kinds(selector)))
-
-    if not any(creatable(s) for s in pool):
-        d.public("vote_reward", {"day": d.day, "character": cid, "name": d.chars[cid].name})
-        return
-    rolls = [d.rng.randrange(len(pool)) + 1]
-    while not creatable(pool[rolls[-1] - 1]):
-        rolls.append(d.rng.randrange(len(pool)) + 1)
-    iid = grant(d, cid, pool[rolls[-1] - 1], REWARD_WHY)
+    roll = d.rng.randrange(len(pool)) + 1
+    iid = d.new_item(d.rng.choice(reward_keys(d, pool[roll - 1])))
+    # As items.grant (which keeps to names not yet in the game): the pack, past 6 if need be.
+    d.wc(cid).pack.append(iid)
+    d.to(cid, "item_granted", {"item": d.describe_item(iid), "why": REWARD_WHY})
+    d.directors(
+        "item_created",
+        {"item": iid, "kind": d.items[iid].kind, "character": cid, "why": REWARD_WHY},
+    )
     d.public(
         "vote_reward",
         {
@@ -257,7 +263,7 @@ def _reward(d: Draft, cid: int) -> None:
             "character": cid,
             "name": d.chars[cid].name,
             "die": len(pool),
-            "rolls": rolls,
+            "rolls": [roll],
             "item": d.describe_item(iid),
         },
     )

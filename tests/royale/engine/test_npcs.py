@@ -155,24 +155,81 @@ def test_a_riddle_needs_阿呆_and_some_text() -> None:
         riddle_set(state, "谜" * 501, rng())
 
 
+def elsewhere(place: str) -> str:
+    return "图书馆" if place != "图书馆" else "医院"
+
+
+def riddle_night(n: int) -> tuple[GameState, str]:
+    state = empty_game(I256, n=n)
+    cids = range(1, n + 1)
+    return keep_safe(edit(state, *cids, place="监狱"), *cids), adai_place(state)
+
+
+def paid(state: GameState, n: int) -> list[int]:
+    return [cid for cid in range(1, n + 1) if "tool:2$" in holding(state, cid)]
+
+
 def test_the_first_three_living_players_naming_阿呆s_place_get_2_dollars() -> None:
-    state = empty_game(I256, n=6)
-    state = keep_safe(edit(state, 1, 2, 3, 4, 5, 6, place="监狱"), 1, 2, 3, 4, 5, 6)
-    place = adai_place(state)
+    """每日最先传音正确的前三名存活玩家将于夜间行动结束获得2$ (RULINGS 27)."""
+    state, place = riddle_night(6)
     state, events = act(state, Whisper(1, ADAI, place))
     assert not [e for e in events if e.audience.kind == "character" and e.audience.character < 0]
     state, _ = act(state, Whisper(2, ADAI, f"【{place}】"))
-    state, _ = act(state, Whisper(3, ADAI, "图书馆" if place != "图书馆" else "医院"))
-    state, _ = act(state, Whisper(3, ADAI, place))  # only the first whisper of the night counts
+    state, _ = act(state, Whisper(3, ADAI, elsewhere(place)))
     state, _ = act(state, Whisper(4, ADAI, f" {place}！"))
     state, _ = act(state, Whisper(5, ADAI, place))
     state, _ = act(state, Whisper(6, ADAI, place))
+    state, _ = night_close(state, rng())
+    assert paid(state, 6) == [1, 2, 4]  # 3 guessed wrong; 5 and 6 came fourth and fifth
+
+
+def test_a_wrong_guess_does_not_bar_a_later_right_one() -> None:
+    state, place = riddle_night(4)
+    state, _ = act(state, Whisper(1, ADAI, elsewhere(place)))
+    state, _ = act(state, Whisper(1, ADAI, "钟楼" if place != "钟楼" else "监狱"))
+    state, events = act(state, Whisper(1, ADAI, place))  # the third whisper, the first right one
+    assert heard(events, 1, "whisper_sent")[0]["mp"] == 85  # 5 MP each, as any whisper
+    assert of(events, "riddle_answer")[0].payload["right"] is True
+    state, _ = act(state, Whisper(2, ADAI, place))
+    state, _ = act(state, Whisper(3, ADAI, place))
+    state, _ = act(state, Whisper(4, ADAI, place))
+    assert state.flags["riddle_answers"]["right"] == [1, 2, 3, 4]
+    assert state.flags["riddle_answers"]["tried"] == [1, 2, 3, 4]
+    state, _ = night_close(state, rng())
+    assert paid(state, 4) == [1, 2, 3]
+
+
+def test_a_player_counts_once_and_the_fourth_right_whisper_gets_nothing() -> None:
+    state, place = riddle_night(4)
+    state, _ = act(state, Whisper(1, ADAI, place))
+    state, events = act(state, Whisper(1, ADAI, place))  # right again: still one answer
+    assert of(events, "riddle_answer") == []
+    state, _ = act(state, Whisper(2, ADAI, place))
+    state, _ = act(state, Whisper(3, ADAI, place))
+    state, _ = act(state, Whisper(4, ADAI, place))  # the fourth right whisper
+    state, events = night_close(state, rng())
+    assert paid(state, 4) == [1, 2, 3]
+    assert [holding(state, 1).count("tool:2$")] == [1]  # one 2$, not two
+    assert of(events, "riddle_paid")[0].payload == {
+        "day": 1,
+        "right": [1, 2, 3, 4],
+        "paid": [1, 2, 3],
+    }
+
+
+def test_a_dead_players_right_whisper_does_not_count_and_the_next_takes_its_place() -> None:
+    state, place = riddle_night(5)
+    state, _ = act(state, Whisper(1, ADAI, place))
+    state, _ = act(state, Whisper(2, ADAI, place))
+    state, _ = act(state, Whisper(3, ADAI, elsewhere(place)))
+    state, _ = act(state, Whisper(3, ADAI, place))
+    state, _ = act(state, Whisper(4, ADAI, place))
+    state, _ = act(state, Whisper(5, ADAI, place))
     state = edit(state, 2, hp=5)
     state, handle = found_character(state, 1, 2)
     state, _ = act(state, Attack(1, handle))  # 2 answered right but is out before the close
     state, _ = night_close(state, rng())
-    paid = {cid for cid in range(1, 7) if "tool:2$" in holding(state, cid)}
-    assert paid == {1, 4, 5}
+    assert paid(state, 5) == [1, 3, 4]  # 5, the fifth right answer, stays out
 
 
 # --- the test day --------------------------------------------------------------------------------

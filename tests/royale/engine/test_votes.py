@@ -252,22 +252,57 @@ def test_the_reward_is_a_draw_from_the_pool_and_may_pass_six_items(seed):
     }
 
 
-def test_a_face_whose_items_are_all_in_the_game_is_rolled_again():
+def dealt_day_two() -> GameState:
+    """The default deal (all 48 green armors of 共48件 scattered at setup), then day 2."""
+    state, _ = new_game(I256, [(1, "角色1"), (2, "角色2")], rng())
+    state, _ = day_open(state, rng())
+    state, _ = night_open(state, rng())
+    state, _ = night_close(edit(state, 1, 2, place="钟楼"), rng())
+    state, _ = day_open(state, rng())
+    return state
+
+
+def test_the_reward_can_be_a_green_armor_when_every_green_armor_name_is_dealt():
+    """可能获得的道具有：蓝色武器、绿色防具… (RULINGS 26): face 2 is 绿色防具; with all 48 names in
+    play the reward is a 绿色防具 of a name in play, and the die is rolled once."""
+    state = dealt_day_two()
+    green = get_ruleset(I256).tier_names[("armor", "green")]
+    assert len(green) == 48
+    in_play = {i.kind for i in state.items.values() if i.id not in state.gone}
+    assert {f"armor:green:{name}" for name in green} <= in_play  # every name dealt
+    landed = 0
+    for seed in range(30):
+        after, events = close(cast(state, (1, 2)), seed)
+        [reward] = of(events, "vote_reward")
+        assert len(reward.payload["rolls"]) == 1  # no roll is silently repeated
+        if reward.payload["rolls"] == [2]:
+            landed += 1
+            granted = after.characters[2].pack[-1]
+            assert after.items[granted].kind in in_play  # a 绿色防具, its name already in play
+            assert after.items[granted].kind.startswith("armor:green:")
+            assert reward.payload["item"]["id"] == granted
+            assert reward.payload["item"]["name"] in green
+    assert landed
+
+
+def test_a_face_whose_names_are_all_in_the_game_is_given_not_rolled_again():
     state = day_two(n=2)
     blue = get_ruleset(I256).tier_names[("weapon", "blue")]
     for name in blue:  # 蓝色武器 共40件: every one already exists
         state, _ = give(state, 1, f"weapon:blue:{name}")
-    rerolled = False
+    landed = False
     for seed in range(30):
-        _, events = close(cast(state, (1, 2)), seed)
-        rolls = of(events, "vote_reward")[0].payload["rolls"]
-        assert rolls[-1] != 1  # face 1 is 蓝色武器
-        assert all(r == 1 for r in rolls[:-1])
-        rerolled |= len(rolls) > 1
-    assert rerolled
+        after, events = close(cast(state, (1, 2)), seed)
+        [reward] = of(events, "vote_reward")
+        [roll] = reward.payload["rolls"]
+        if roll == 1:  # face 1 is 蓝色武器
+            landed = True
+            kind = after.items[after.characters[2].pack[-1]].kind
+            assert kind.startswith("weapon:blue:")
+    assert landed
 
 
-def test_no_reward_when_nothing_of_the_pool_can_be_created():
+def test_a_pool_of_names_all_in_play_still_gives_its_item():
     raw = dict(get_ruleset(I256).raw, key="test_votes_orange_pool")
     raw["vote"] = dict(raw["vote"], reward_pool=["weapon:orange"])
     register(parse_ruleset(raw))
@@ -276,8 +311,10 @@ def test_no_reward_when_nothing_of_the_pool_can_be_created():
         state, _ = give(state, 1, f"weapon:orange:{name}")
     after, events = close(cast(state, (1, 2)))
     [reward] = of(events, "vote_reward")
-    assert "item" not in reward.payload
-    assert after.characters[2].held == state.characters[2].held
+    assert reward.payload["rolls"] == [1]
+    assert reward.payload["die"] == 1
+    [new] = set(after.characters[2].held) - set(state.characters[2].held)
+    assert after.items[new].kind.startswith("weapon:orange:")
 
 
 def test_nobody_voted_means_no_top_and_no_reward():
