@@ -283,8 +283,8 @@ def purse(rs: Ruleset, state: GameState, c: Character) -> int:
 def _riddle_guess(
     rs: Ruleset, state: GameState, c: Character, brain: random.Random, on_map: list[str]
 ) -> Whisper | None:
-    """Now and then a bot whispers 阿呆 a place, the right one half the time; only a player's first
-    whisper of the night is its answer, so a bot guesses once a night."""
+    """Now and then a bot whispers 阿呆 a place, the right one half the time. Every whisper is a
+    guess (RULINGS 27); a bot guesses once a night all the same, as a thrifty player would."""
     rules = npc_rules(rs)
     if rules is None or not present(state.flags) or c.mp < rs.costs["whisper"]:
         return None
