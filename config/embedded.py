@@ -7,12 +7,15 @@ long as the wrapping process.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -36,9 +39,45 @@ class EmbeddedRedis:
         )
         self.url = f"redis://127.0.0.1:{port}/0"
 
-    def stop(self) -> None:
-        self.server.shutdown()
+    def stop(self, timeout: float = 5.0) -> None:
+        """Shut the server down; SIGKILL it if it is still there after ``timeout`` seconds."""
+        import redis
+
+        pid = self.server.pid
+        if pid:
+            # SIGTERM is redis-server's own clean shutdown (and nothing is saved: "save" is
+            # off); a SHUTDOWN command would cost redis-py's reconnect retries, seconds.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        else:
+            with contextlib.suppress(redis.RedisError):
+                self.server.shutdown(nosave=True)
+        if pid:
+            deadline = time.monotonic() + timeout
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if _alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def ensure_redis_url() -> EmbeddedRedis | None:
