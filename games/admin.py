@@ -286,19 +286,8 @@ class CharacterInline(admin.TabularInline):
 
     model = Character
     extra = 0
-    fields = (
-        "name",
-        "forum_uid",
-        "forum_username",
-        "signup_floor",
-        "status",
-        "cause",
-        "elimination_order",
-        "eliminated_day",
-        "idle",
-        "has_password",
-        "has_link",
-    )
+    # The director's part (until the cast is fixed), then what only the engine changes.
+    EDITABLE = ("name", "forum_uid", "forum_username", "signup_floor")
     readonly_fields = (
         "status",
         "cause",
@@ -308,6 +297,7 @@ class CharacterInline(admin.TabularInline):
         "has_password",
         "has_link",
     )
+    fields = (*EDITABLE, *readonly_fields)
 
     def _cast_open(self, obj: Game | None) -> bool:
         return obj is None or (obj.status == GameStatus.DRAFT and not services.game_dealt(obj))
@@ -321,7 +311,7 @@ class CharacterInline(admin.TabularInline):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if self._cast_open(obj):
             return self.readonly_fields
-        return ("name", "forum_uid", "forum_username", "signup_floor", *self.readonly_fields)
+        return (*self.EDITABLE, *self.readonly_fields)
 
     @admin.display(boolean=True, description=_("已设密码"))
     def has_password(self, obj: Character) -> bool:
