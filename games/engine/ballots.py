@@ -35,8 +35,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from games.engine.text import normalize_punctuation
 from games.engine.timetable import BEIJING
-from games.forum.text import normalize_punctuation
 
 ABSTAIN = "弃权"
 

@@ -1,4 +1,4 @@
-"""When a player's or a director's text counts as empty.
+"""Text rules the engines share: when a text counts as empty, and punctuation read alike.
 
 A whisper of zero-width spaces passed ``text.strip()``: Python's whitespace does not include the
 format characters that render as nothing. Every text that must not be empty (whispers, 阿呆's
@@ -27,3 +27,14 @@ def is_blank(text: str) -> bool:
         return not text.strip()
     # Stops at the first visible character, so a real message costs a character or two.
     return all(_invisible(ch) for ch in text)
+
+
+# Full-width ASCII (！ to ～) to half-width, the ideographic space, and the colon look-alikes
+# players type for ``：``.
+_PUNCTUATION = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_PUNCTUATION.update({0x3000: 0x20, 0xA0: 0x20, 0xFE55: 0x3A, 0x2236: 0x3A})
+
+
+def normalize_punctuation(text: str) -> str:
+    """Full-width forms as half-width (``：`` as ``:``, ``（`` as ``(``, ``　`` as a space...)."""
+    return text.translate(_PUNCTUATION)

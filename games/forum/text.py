@@ -7,7 +7,7 @@ Quotes go first: a quoted ballot is someone else's vote, so nothing inside a quo
 smilies are dropped, ``<br>`` and block ends become line breaks, entities are decoded.
 
 The text keeps the poster's own punctuation (it is shown to directors as posted); parsers call
-:func:`normalize_punctuation` so that full-width and half-width forms read alike.
+:func:`games.engine.text.normalize_punctuation` so that full-width and half-width forms read alike.
 """
 
 from __future__ import annotations
@@ -38,16 +38,6 @@ _REPLY_HEADER = re.compile(r"^\s*回复\s*\d+\s*#")
 _BBCODE_QUOTE = re.compile(r"\[quote\].*?\[/quote\]", re.S | re.I)
 _SMILEY_CODE = re.compile(r"\{:\d+_\d+:\}")
 _SPACES = re.compile(r"[ \t\f\v\xa0]+")
-
-# Full-width ASCII (！ to ～) to half-width, the ideographic space, and the colon look-alikes
-# players type for ``：``.
-_PUNCTUATION = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_PUNCTUATION.update({0x3000: 0x20, 0xA0: 0x20, 0xFE55: 0x3A, 0x2236: 0x3A})
-
-
-def normalize_punctuation(text: str) -> str:
-    """Full-width forms as half-width (``：`` as ``:``, ``（`` as ``(``, ``　`` as a space...)."""
-    return text.translate(_PUNCTUATION)
 
 
 @dataclass(frozen=True)

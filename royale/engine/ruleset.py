@@ -7,10 +7,11 @@ loaded, not in the middle of a night. Rulesets are looked up by key in a registr
 
 from __future__ import annotations
 
-import importlib
+import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 TIERS: tuple[str, ...] = ("green", "blue", "purple", "orange")
@@ -512,9 +513,33 @@ def _parse_base(data: Mapping[str, Any]) -> Ruleset:
 
 # --- registry --------------------------------------------------------------------------------
 
+# One JSON file per rule post: ``islington_256.json`` is [256] 伊斯灵顿不眠夜,
+# ``kimetsu_252.json`` is [252] 鬼灭之刃. The folder holds data only; this module reads it.
+RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+BUILTIN = ("islington_256", "kimetsu_252")
+
 _REGISTRY: dict[str, Ruleset] = {}
 _BUILTINS_LOADED = False
 _LOADING = threading.Lock()
+
+
+def builtin_path(key: str) -> Path:
+    return RULESET_DIR / f"{key}.json"
+
+
+def load_file(path: Path | str) -> Ruleset:
+    """Read and validate one ruleset file (raises :class:`RulesetError` naming the field)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RulesetError(
+            f"(file {path.name}, line {exc.lineno})", f"is not valid JSON: {exc.msg}"
+        ) from exc
+    ruleset = parse_ruleset(data)
+    if ruleset.key != path.stem:
+        raise RulesetError("key", f"{ruleset.key!r} does not match the file name {path.stem!r}")
+    return ruleset
 
 
 def register_ruleset(ruleset: Ruleset) -> Ruleset:
@@ -529,9 +554,9 @@ def _load_builtins() -> None:
     # arrive on several threads at once, and none may see a half-filled registry.
     with _LOADING:
         if not _BUILTINS_LOADED:
-            # The data package registers its files; imported lazily so the engine has no import
-            # cycle.
-            importlib.import_module("royale.rulesets")
+            for key in BUILTIN:
+                # setdefault: a director's edited copy registered earlier stays.
+                _REGISTRY.setdefault(key, load_file(builtin_path(key)))
             _BUILTINS_LOADED = True
 
 

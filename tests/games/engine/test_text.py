@@ -1,10 +1,11 @@
-"""Text that shows nothing is empty, whatever invisible characters it is made of."""
+"""Text that shows nothing is empty, whatever invisible characters it is made of; full-width and
+half-width punctuation read alike."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.engine.text import is_blank
+from games.engine.text import is_blank, normalize_punctuation
 
 
 @pytest.mark.parametrize(
@@ -32,3 +33,15 @@ def test_only_invisible_characters_is_blank(text: str) -> None:
 @pytest.mark.parametrize("text", ["a", " a ", "\u200b你好", "。", "😀", "\u200d😀", "0"])
 def test_one_visible_character_is_enough(text: str) -> None:
     assert not is_blank(text)
+
+
+def test_normalize_punctuation_reads_full_and_half_width_alike() -> None:
+    assert normalize_punctuation("投票对象：（乙）") == normalize_punctuation("投票对象:(乙)")
+    assert normalize_punctuation("投票对象：乙") == "投票对象:乙"
+    assert normalize_punctuation("弃权　！，；") == "弃权 !,;"
+    assert normalize_punctuation("ＡＢ１２") == "AB12"
+    assert normalize_punctuation("投票对象﹕乙∶") == "投票对象:乙:"
+
+
+def test_normalize_punctuation_leaves_chinese_punctuation_without_ascii_twin() -> None:
+    assert normalize_punctuation("【乙】、。") == "【乙】、。"

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.forum.text import html_to_text, normalize_punctuation, read_html
+from games.forum.text import html_to_text, read_html
 
 # A quote as the mobile API (version 4) serves it, and as the web page does.
 MOBILE_QUOTE = (
@@ -98,15 +98,3 @@ def test_discourse_quote_is_removed_and_names_the_quoted_post_number() -> None:
 
 def test_scripts_and_styles_are_not_text() -> None:
     assert html_to_text("<style>p{}</style><script>var a=1;</script>正文") == "正文"
-
-
-def test_normalize_punctuation_reads_full_and_half_width_alike() -> None:
-    assert normalize_punctuation("投票对象：（乙）") == normalize_punctuation("投票对象:(乙)")
-    assert normalize_punctuation("投票对象：乙") == "投票对象:乙"
-    assert normalize_punctuation("弃权　！，；") == "弃权 !,;"
-    assert normalize_punctuation("ＡＢ１２") == "AB12"
-    assert normalize_punctuation("投票对象﹕乙∶") == "投票对象:乙:"
-
-
-def test_normalize_punctuation_leaves_chinese_punctuation_without_ascii_twin() -> None:
-    assert normalize_punctuation("【乙】、。") == "【乙】、。"

@@ -8,8 +8,7 @@ import json
 import pytest
 
 from royale.engine import RulesetError, get_ruleset, ruleset_keys, validate_hooks
-from royale.engine.ruleset import parse_ruleset
-from royale.rulesets import builtin_path, load_file
+from royale.engine.ruleset import builtin_path, load_file, parse_ruleset
 
 from .support import I256, K252
 
