@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import ballots
-from games.admin import DirectorScoped, directed_game, request_director
+from games.admin_base import DirectorScoped, directed_game, request_director
 from games.admin_labels import GAME_FILTER, GameColumn
 from games.engine.ballots import ABSTAIN, Tally
 from games.engine.errors import RuleError

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import card_selectors, card_services, selectors
 from games import services as game_services
-from games.admin import (
+from games.admin_base import (
     DirectorScoped,
     ReadOnly,
     ReasonForm,

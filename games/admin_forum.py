@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import forum_services
-from games.admin import DirectorScoped, ReadOnly
+from games.admin_base import DirectorScoped, ReadOnly
 from games.engine.errors import RuleError
 from games.models import DirectorForumAccount, ForumPost, ForumSite, ForumThread
 

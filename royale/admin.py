@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as game_selectors
 from games import services as game_services
-from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
+from games.admin_base import GameStateAdmin, InterventionForm, request_director, run_form
 from games.admin_labels import GameColumn
 from games.models import PHASE_LABELS, TRANSITION_LABELS, Announcement, Game
 from royale import admin_events, admin_market, admin_sandbox, services

@@ -20,8 +20,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils.functional import Promise
 from django.views.decorators.http import require_POST
 
-from games import admin as games_admin
-from games.admin import InterventionForm, request_director, run_form
+from games import admin_base as games_admin
+from games.admin_base import InterventionForm, request_director, run_form
 from games.models import Game
 from royale.engine.state import GameState
 from royale.selectors import royale_state

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games.admin import InterventionForm, request_director, run_form
+from games.admin_base import InterventionForm, request_director, run_form
 from games.admin_prepare import credentials_context
 from games.engine.errors import RuleError
 from games.models import Game

@@ -28,8 +28,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import admin as games_admin
-from games.admin import GameStateAdmin, InterventionForm, request_director, run_form
+from games import admin_base as games_admin
+from games.admin_base import GameStateAdmin, InterventionForm, request_director, run_form
 from games.admin_labels import GameColumn
 from games.engine.text import is_blank
 from games.models import Game

@@ -1,6 +1,6 @@
 """Cross-game writes in the admin (issue 14, 3): every admin add and change form, walked as a
 director of another game and as plain staff, offers none of this game's rows and accepts none
-on submit; one mechanism (games.admin.DirectorScoped) scopes every game-bound choice."""
+on submit; one mechanism (games.admin_base.DirectorScoped) scopes every game-bound choice."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.admin import GAME_PATHS
+from games.admin_base import GAME_PATHS
 from games.models import (
     Announcement,
     Assistant,
