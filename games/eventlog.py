@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist
@@ -851,3 +851,118 @@ _CORE.update(
 
 def core_kinds() -> Sequence[str]:
     return sorted(_CORE)
+
+
+# --- what players read -----------------------------------------------------------------------
+#
+# A player reads its events on its kind's portal, which writes the sentences of the kind's own
+# events (``static/js/royale.js``, ``werewolf.eventtext.player_line``), each kind declaring
+# which kinds those are (``register_portal_kinds``). The core's events reach every kind's
+# portal, so their player sentences are written here and travel in the player's frame as
+# ``text``. An event that reaches a player with no sentence anywhere is a bug: under
+# ``settings.EVENT_TEXT_STRICT`` (the test suite) ``player_texts_check`` raises, so any test that
+# makes one fails; in production the portal shows a neutral line, never the kind or its data.
+
+PlayerTextFn = Callable[[Payload, bool], str]  # (payload, private: it went to this player alone)
+
+
+class MissingPlayerText(LookupError):
+    """An event kind reached players without a sentence they can read."""
+
+
+_PORTAL_KINDS: dict[str, frozenset[str]] = {}
+# A names-less context: the core's sentences a player reads name people from the payload.
+_PLAYER_CTX = LogContext(game=cast("Game", None))
+
+
+def register_portal_kinds(kind: str, kinds: Iterable[str]) -> None:
+    """The event kinds whose player sentences ``kind``'s portal writes itself."""
+    _PORTAL_KINDS[kind] = _PORTAL_KINDS.get(kind, frozenset()) | frozenset(kinds)
+
+
+def portal_kinds(kind: str) -> frozenset[str]:
+    return _PORTAL_KINDS.get(kind, frozenset())
+
+
+def _as_player(fn: TextFn) -> PlayerTextFn:
+    return lambda p, private: fn(p, _PLAYER_CTX)
+
+
+def _card_for_player(p: Payload, private: bool) -> str:
+    if not private:
+        return _card(p, _PLAYER_CTX)
+    return _("你被判%(color)s（%(day)s）：%(reason)s") % {
+        "color": _color(p.get("color")),
+        "day": day_text(p.get("day")) or _("赛前"),
+        "reason": p.get("reason_text") or _("（未写理由）"),
+    }
+
+
+def _pace_requested_for_player(p: Payload, private: bool) -> str:
+    try:
+        what = str(PaceKind(str(p.get("kind"))).label)
+    except ValueError:
+        what = _("改变节奏")
+    return _("你已申请%(day)s%(what)s") % {"day": day_text(p.get("day")), "what": what}
+
+
+def _pace_for_player(p: Payload, private: bool) -> str:
+    text = _("%(day)s节奏改为：%(pace)s") % {
+        "day": day_text(p.get("day")),
+        "pace": _pace_label(p.get("pace")),
+    }
+    since = iso_text(p.get("since"))
+    return text + (_("（自 %(since)s 起）") % {"since": since} if since else "")
+
+
+def _announcement_for_player(p: Payload, private: bool) -> str:
+    return _("【公示】%(title)s\n%(body)s") % {
+        "title": p.get("title", ""),
+        "body": p.get("body", ""),
+    }
+
+
+_PLAYER_CORE: dict[str, PlayerTextFn] = {
+    "phase_changed": _as_player(phase_changed),
+    "announcement": _announcement_for_player,
+    "dice_rolled": _as_player(_dice),
+    "game_paused": lambda p, private: _("导演暂停了游戏，暂不接受行动。"),
+    "game_resumed": _as_player(_CORE["game_resumed"].text),
+    "game_finished": _as_player(_CORE["game_finished"].text),
+    "game_started": _as_player(_CORE["game_started"].text),
+    "timetable_changed": _as_player(_timetable),
+    "close_moved": _as_player(_CORE["close_moved"].text),
+    "card": _card_for_player,
+    "red_card": _as_player(_red_card),
+    "pace": _pace_for_player,
+    "pace_requested": _pace_requested_for_player,
+    "window_extended": _as_player(_window_extended),
+}
+
+
+def player_text(event_kind: str, payload: Payload, *, private: bool) -> str | None:
+    """The sentence a player's frame carries for one of the core's events, else None."""
+    fn = _PLAYER_CORE.get(event_kind)
+    return None if fn is None else fn(payload, private)
+
+
+def player_text_missing(game_kind: str, event_kind: str, payload: Payload) -> bool:
+    """Whether a player reached by this event would find no sentence for it."""
+    return not (
+        event_kind in _PLAYER_CORE
+        or event_kind in portal_kinds(game_kind)
+        or payload.get("text")  # the post-style line the engine wrote (shown as it is)
+    )
+
+
+def player_texts_check(*, game_kind: str, events: Iterable[Any]) -> None:
+    """Raise :class:`MissingPlayerText` for the first event reaching players without a sentence
+    (``events`` are ``GameEvent`` s: what is about to be logged)."""
+    for event in events:
+        if event.audience.kind == "directors":
+            continue
+        if player_text_missing(game_kind, event.kind, event.payload):
+            raise MissingPlayerText(
+                f"event kind {event.kind!r} reaches players of a {game_kind} game without a "
+                "sentence: add it to its portal (register_portal_kinds) or to _PLAYER_CORE"
+            )

@@ -49,14 +49,21 @@ def group_session(game_id: int, session_key: str) -> str:
 
 
 def frame_for_player(event: Event) -> dict[str, Any]:
-    return {
+    """The event as its player receives it; a core event carries its sentence (``text``), a
+    kind's own events are written by the kind's portal (``eventlog.register_portal_kinds``)."""
+    private = event.audience != Audience.PUBLIC
+    frame = {
         "type": "event",
-        "stream": "public" if event.audience == Audience.PUBLIC else "private",
+        "stream": "private" if private else "public",
         "stream_seq": event.stream_seq,
         "kind": event.kind,
         "payload": event.payload,
         "at": event.created_at.isoformat(),
     }
+    text = eventlog.player_text(event.kind, event.payload, private=private)
+    if text is not None:
+        frame["text"] = text
+    return frame
 
 
 def frame_for_director(event: Event, ctx: eventlog.LogContext | None = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from games import credentials, live, throttle
+from games import credentials, eventlog, live, throttle
 from games.engine import dice
 from games.engine import timetable as tt
 from games.engine.errors import InvalidInput, NotFound, RuleError
@@ -87,6 +87,8 @@ def events_append(
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("events_append must run inside the caller's transaction")
+    if settings.EVENT_TEXT_STRICT:
+        eventlog.player_texts_check(game_kind=game.kind, events=events)
     rows = []
     for event in events:
         game.seq += 1

@@ -26,6 +26,7 @@ from games.eventlog import (
     lazy_text,
     pair,
     place,
+    register_portal_kinds,
     register_texts,
     text_or,
 )
@@ -1744,3 +1745,61 @@ TEXTS: dict[str, EventText] = {
 
 
 register_texts("royale", TEXTS, context=_context)
+
+# The kinds whose player sentence ``static/js/royale.js`` writes (its ``describe``); a test keeps
+# this list and the script's cases equal. Other kinds reach a player with their own ``text``.
+PORTAL_KINDS = frozenset(
+    {
+        "airdrop",
+        "announcement",
+        "attack_result",
+        "bleeding",
+        "bomb_used",
+        "day_closed",
+        "dice_rolled",
+        "died",
+        "dropped",
+        "equipped",
+        "game_created",
+        "game_finished",
+        "game_over",
+        "game_paused",
+        "game_resumed",
+        "gps_result",
+        "hit",
+        "item_broken",
+        "item_granted",
+        "megaphone",
+        "morning_report",
+        "moved",
+        "night_closed",
+        "night_ended",
+        "night_opened",
+        "phase_changed",
+        "phone_answer",
+        "phone_answered",
+        "phone_call",
+        "phone_placed",
+        "picked_up",
+        "places_vanished",
+        "recovered",
+        "red_card",
+        "resting",
+        "searched",
+        "spawned",
+        "telescope_result",
+        "unequipped",
+        "upgraded",
+        "used",
+        "vote_cast",
+        "vote_changed",
+        "vote_result",
+        "vote_reward",
+        "whisper",
+        "whisper_sent",
+        "window_extended",
+        "zone_closed",
+        "zone_open",
+    }
+)
+register_portal_kinds("royale", PORTAL_KINDS)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import AsyncClient, Client
@@ -28,6 +30,13 @@ HOST = (b"host", b"127.0.0.1:8000")
 def bj(day: int, hour: int, minute: int = 0, second: int = 0) -> dt.datetime:
     """A moment of the test games' November 2026, 北京时间."""
     return dt.datetime(2026, 11, day, hour, minute, second, tzinfo=BJ)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Every event a test makes reach a player must have a sentence the player can read (no
+    # bare kinds on a page or a socket); the browser tests' daphne inherits the variable.
+    os.environ["EVENT_TEXT_STRICT"] = "1"
+    settings.EVENT_TEXT_STRICT = True
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

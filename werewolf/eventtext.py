@@ -28,6 +28,7 @@ from games.eventlog import (
     lazy_text,
     phase_changed,
     phase_moved,
+    register_portal_kinds,
     register_texts,
     short,
     text_or,
@@ -543,3 +544,81 @@ TEXTS: dict[str, EventText] = {
 }
 
 register_texts("werewolf", TEXTS, context=_context)
+
+
+# --- what players read ---------------------------------------------------------------------
+
+# The player's portal (werewolf/views.py) reads its log through ``player_line``: a line of the
+# post (``text``) when the event carries one, else these.
+PLAYER_LABELS = {
+    "role_card": gettext_noop("身份卡：%(name)s（%(faction_name)s）"),
+    "team": gettext_noop("你的队友已公布"),
+    "step_open": gettext_noop("可以行动：%(name)s"),
+    "submitted": gettext_noop("已提交 %(name)s → %(target_name)s"),
+    "forgone": gettext_noop("已放弃 %(name)s"),
+    "team_pick": gettext_noop("队友提交了 %(name)s → %(target_name)s"),
+    "team_vote": gettext_noop("队友投票选举主刀狼 → %(target_name)s"),
+    "leader_elected": gettext_noop("主刀狼：%(name)s"),
+    "forfeited": gettext_noop("超时未行动，视为放弃：%(name)s"),
+    "you_are_out": gettext_noop("你已出局"),
+    "window_open": gettext_noop("可以发动 %(name)s"),
+    "skills_lost": gettext_noop("你失去了全部技能"),
+    "surrender_asked": gettext_noop("%(by_name)s 提议投降"),
+    "surrender_refused": gettext_noop("%(by_name)s 拒绝投降，投降取消"),
+    "night_open": gettext_noop("第 %(day)s 夜开始"),
+    "day_open": gettext_noop("第 %(day)s 天开始"),
+    "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
+    "vote_result": gettext_noop("第 %(day)s 天投票结果"),
+    "ballot": gettext_noop("第 %(day)s 天你投票给 %(target_name)s"),
+}
+
+
+def player_line(frame: Mapping[str, Any]) -> str:
+    """A player's log line for one of its frames (``games.live.frame_for_player``)."""
+    payload = frame["payload"]
+    kind = frame["kind"]
+    if payload.get("text"):
+        return str(payload["text"])
+    if frame.get("text"):  # a core event's sentence
+        return str(frame["text"])
+    if kind == "sense":
+        names = "、".join(t["name"] for t in payload["targets"]) or _("无人")
+        return _("%(skill)s：今晚被指杀的是 %(names)s") % {
+            "skill": payload["skill"],
+            "names": names,
+        }
+    if kind == "feedback" and payload.get("kind") == "divine":
+        seen = payload.get("role") or _("查验无效")
+        return _("预言：%(name)s 是 %(role)s") % {"name": payload["target_name"], "role": seen}
+    if kind == "day_open":
+        dead = "、".join(p["name"] for p in payload["night_out"]) or _("无人")
+        return _("第 %(day)s 天开始，昨夜出局：%(dead)s") % {"day": payload["day"], "dead": dead}
+    if kind == "vote_result":
+        rows = "，".join(f"{name} {total}" for _id, name, total in payload["totals"])
+        return _("第 %(day)s 天投票：%(rows)s") % {"day": payload["day"], "rows": rows or "—"}
+    if kind == "game_over":
+        roles = "、".join(f"{r['name']}（{r['role']}）" for r in payload.get("roles") or [])
+        return _("游戏结束：%(winner)s获胜。身份揭晓：%(roles)s") % {
+            "winner": payload.get("winner_name") or _("无人"),
+            "roles": roles or _("无"),
+        }
+    label = PLAYER_LABELS.get(kind)
+    if label is None:
+        return _("（其他事件）")
+    try:
+        return _(label) % payload
+    except (KeyError, TypeError):
+        return _("（其他事件）")
+
+
+# Kinds with a sentence of their own in ``player_line`` besides PLAYER_LABELS; the portal
+# shows neither the engine's steps nor the core's phases (its own night_open/day_open say where
+# the game is).
+PORTAL_KINDS = frozenset(
+    {
+        *PLAYER_LABELS,
+        *("sense", "feedback", "day_open", "vote_result", "game_over"),
+        *("engine_step", "phase_changed"),
+    }
+)
+register_portal_kinds("werewolf", PORTAL_KINDS)

@@ -21,7 +21,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games import selectors as game_selectors
 from games.ballots import vote_days
@@ -30,63 +29,11 @@ from games.models import Character, Game
 from werewolf import selectors, services
 from werewolf.engine import get_ruleset
 from werewolf.errors import NotSetUp
-
-# How a log line reads when the event carries no ready-made ``text`` of the post.
-LOG_LABELS = {
-    "role_card": gettext_noop("身份卡：%(name)s（%(faction_name)s）"),
-    "team": gettext_noop("你的队友已公布"),
-    "step_open": gettext_noop("可以行动：%(name)s"),
-    "submitted": gettext_noop("已提交 %(name)s → %(target_name)s"),
-    "forgone": gettext_noop("已放弃 %(name)s"),
-    "team_pick": gettext_noop("队友提交了 %(name)s → %(target_name)s"),
-    "team_vote": gettext_noop("队友投票选举主刀狼 → %(target_name)s"),
-    "leader_elected": gettext_noop("主刀狼：%(name)s"),
-    "forfeited": gettext_noop("超时未行动，视为放弃：%(name)s"),
-    "you_are_out": gettext_noop("你已出局"),
-    "window_open": gettext_noop("可以发动 %(name)s"),
-    "skills_lost": gettext_noop("你失去了全部技能"),
-    "surrender_asked": gettext_noop("%(by_name)s 提议投降"),
-    "surrender_refused": gettext_noop("%(by_name)s 拒绝投降，投降取消"),
-    "night_open": gettext_noop("第 %(day)s 夜开始"),
-    "day_open": gettext_noop("第 %(day)s 天开始"),
-    "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
-    "vote_result": gettext_noop("第 %(day)s 天投票结果"),
-    "ballot": gettext_noop("第 %(day)s 天你投票给 %(target_name)s"),
-}
-
+from werewolf.eventtext import player_line
 
 # Not lines of a player's log: the engine's step record, and the core timetable's phases (a
 # role game's own night_open/day_open say where the game is; dusk/late/dawn mean nothing here).
 UNLOGGED = frozenset({"engine_step", "phase_changed"})
-
-
-def _line(frame: dict[str, Any]) -> str:
-    payload = frame["payload"]
-    kind = frame["kind"]
-    if payload.get("text"):
-        return str(payload["text"])
-    if kind == "sense":
-        names = "、".join(t["name"] for t in payload["targets"]) or _("无人")
-        return _("%(skill)s：今晚被指杀的是 %(names)s") % {
-            "skill": payload["skill"],
-            "names": names,
-        }
-    if kind == "feedback" and payload.get("kind") == "divine":
-        seen = payload.get("role") or _("查验无效")
-        return _("预言：%(name)s 是 %(role)s") % {"name": payload["target_name"], "role": seen}
-    if kind == "day_open":
-        dead = "、".join(p["name"] for p in payload["night_out"]) or _("无人")
-        return _("第 %(day)s 天开始，昨夜出局：%(dead)s") % {"day": payload["day"], "dead": dead}
-    if kind == "vote_result":
-        rows = "，".join(f"{name} {total}" for _id, name, total in payload["totals"])
-        return _("第 %(day)s 天投票：%(rows)s") % {"day": payload["day"], "rows": rows or "—"}
-    label = LOG_LABELS.get(kind)
-    if label is None:
-        return kind
-    try:
-        return _(label) % payload
-    except (KeyError, TypeError):
-        return kind
 
 
 def _log(game: Game, character: Character) -> dict[str, Any]:
@@ -94,7 +41,7 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     viewer = game_selectors.Viewer(game=game, character=character)
     frames = game_selectors.events_for_viewer(viewer=viewer, limit=2000)
     lines = [
-        {"private": f["stream"] == "private", "text": _line(f)}
+        {"private": f["stream"] == "private", "text": player_line(f)}
         for f in frames
         if f["kind"] not in UNLOGGED
     ]
@@ -103,7 +50,7 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     result = ""
     for f in frames:
         if f["kind"] == "vote_result":
-            result = _line(f)
+            result = player_line(f)
         elif f["kind"] == "night_open":
             sense = None  # a new night: last night's 通灵 no longer holds
         elif f["kind"] == "sense":

@@ -27,8 +27,9 @@
     if (frame.kind === "phase_changed") return "第 " + p.day + " 天 · " + p.phase;
     if (frame.kind === "announcement") return "【公示】" + p.title + "\n" + p.body;
     if (frame.kind === "dice_rolled") return "导演掷骰（" + p.purpose + "）：" + p.value + " / " + p.sides;
+    if (frame.text) return frame.text;
     if (p.text) return p.text;
-    return frame.kind + " " + JSON.stringify(p);
+    return "（其他事件）";
   }
 
   function key(frame) { return director ? "all" : frame.stream; }

@@ -183,8 +183,9 @@
         return (p.how === "rest" ? "静养恢复" : "白天恢复") + "：生命 " + p.hp + "，体力 " + p.mp + "。";
       case "window_extended":
         return "导演延长了夜间行动时间" + (p.night_end ? "，截止 " + new Date(p.night_end).toLocaleTimeString() : "") + "。";
-      // Director interventions (director_adjusted, director_moved, director_took) carry text.
-      default: return p.text || "（" + frame.kind + "）";
+      // The core's events carry their sentence (frame.text); director interventions
+      // (director_adjusted, director_moved, director_took) carry the engine's (p.text).
+      default: return frame.text || p.text || "（其他事件）";
     }
   }
 

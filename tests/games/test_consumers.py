@@ -182,7 +182,10 @@ async def test_pushes_from_request_threads_arrive_in_commit_order(
     def burst() -> None:
         for n in range(30):
             services.event_record(
-                game=game, events=[GameEvent("note", to_character(cast["甲"].pk), {"n": n})]
+                game=game,
+                events=[
+                    GameEvent("note", to_character(cast["甲"].pk), {"n": n, "text": f"第 {n} 条"})
+                ],
             )
 
     await database_sync_to_async(burst)()

@@ -213,7 +213,7 @@ def test_a_character_added_after_the_first_frame_is_named_in_later_frames() -> N
 
 
 @pytest.mark.django_db
-def test_only_the_directors_frames_carry_the_sentence() -> None:
+def test_only_the_directors_frames_carry_the_log_line() -> None:
     game = make_game(characters=("甲", "乙"))
     a = game.characters.get(name="甲")
     rows = game_services.event_record(
@@ -233,10 +233,13 @@ def test_only_the_directors_frames_carry_the_sentence() -> None:
     assert [f["text"] for f in directors] == ["导演掷骰：6 面骰掷出 3", "甲 申请第 1 天加速"]
     assert directors[1]["audience_label"] == "导演"
     assert directors[0]["at_text"] == eventlog.at_text(rows[0].created_at)
-    rendered = {"text", "kind_label", "at_text", "step", "audience_label", "character_ids"}
+    # A player's frame carries the player's sentence of a core event, none of the rest.
+    rendered = {"kind_label", "at_text", "step", "audience_label", "character_ids"}
     for group, frames in messages.items():
         if group != live.group_directors(game.pk):
             assert all(not rendered & set(f) for f in frames), group
+    [public] = messages[live.group_public(game.pk)]
+    assert public["text"] == "导演掷骰：6 面骰掷出 3"
 
 
 @pytest.mark.django_db(transaction=True)
