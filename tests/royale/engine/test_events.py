@@ -212,6 +212,9 @@ def test_256_day_1_is_阿呆和阿笨_and_day_3_is_战利品_whatever_the_seed()
 @pytest.mark.parametrize("ruleset", [I256, K252])
 def test_狂风暴雨_is_never_drawn_before_day_6(ruleset: str) -> None:
     state = quiet(empty_game(ruleset, n=3, where="钟楼" if ruleset == I256 else "蝶屋"))
+    herb = "supply:[HP10]草药" if ruleset == I256 else "supply:[HP10]镇痛贴"
+    assert "storm" not in [s.key for s in allowed_events(set_game(state, day=5))]  # bare ground
+    state, _ = put(state, "医院" if ruleset == I256 else "锻刀村", herb)  # 狂风暴雨 needs something
     assert "storm" not in [s.key for s in allowed_events(set_game(state, day=4))]  # for day 5
     assert "storm" in [s.key for s in allowed_events(set_game(state, day=5))]  # for day 6
     with pytest.raises(EventNotAllowed):
