@@ -850,14 +850,17 @@ def endings_report(ruleset: str, found: Sequence[Ending], out: Any = None) -> No
             f"{e.places_left} places left{gone}",
             file=out,
         )
+    print(tally_line(ruleset, found), file=out)
+
+
+def tally_line(ruleset: str, found: Sequence[Ending]) -> str:
     tally = Counter(e.verdict for e in found)
     vanished = sum(1 for e in found if e.final_place_gone is not None)
-    print(
+    return (
         f"{ruleset}: {tally['winner']}/{len(found)} with a winner; "
         f"导演获胜 {tally['导演获胜 (together)']} with the last several dying at once, "
         f"{tally['导演获胜 (lone last death)']} with a lone last death; "
-        f"unfinished {tally['unfinished']}; final place vanished in {vanished}",
-        file=out,
+        f"unfinished {tally['unfinished']}; final place vanished in {vanished}"
     )
 
 
