@@ -8,9 +8,11 @@ same key may stand in both rulesets with other names and numbers (``villain`` is
 Each day at day open, after the daily settlement (the ``events.pre_night`` hook), today's events
 are settled: a fixed-day event (``days``) is the day's event; otherwise one is drawn from the seed
 among those allowed that day (not before ``from_day``; with ``draw_once`` an event drawn once is
-not drawn again), unless the director picked one or vetoed some beforehand
-(:func:`event_choose`). Recurring events that happened on an earlier day come on top, and so do
-automatic ones whose condition holds (百鬼夜行: fewer than half of the players alive). Each is
+not drawn again until every first-round event is used up, then the ``repeatable`` ones are drawn
+again) and able to take effect that day (its ``needs``: a vote, a shrink that night, ...; RULINGS
+24, 25), unless the director picked one or vetoed some beforehand (:func:`event_choose`).
+Recurring events that happened on an earlier day come on top, and so do automatic ones whose
+condition holds (百鬼夜行: fewer than half of the players alive). Each is
 announced publicly (``day_event``), then each event's handlers run at the stages it acts in:
 ``pre_night`` (before the night: 酷暑 −30 MP ...), ``post_night`` (after the night's actions,
 before bleeding and the shrink), ``death``, ``hit``, ``airdrop``.
