@@ -8,9 +8,11 @@ same key may stand in both rulesets with other names and numbers (``villain`` is
 Each day at day open, after the daily settlement (the ``events.pre_night`` hook), today's events
 are settled: a fixed-day event (``days``) is the day's event; otherwise one is drawn from the seed
 among those allowed that day (not before ``from_day``; with ``draw_once`` an event drawn once is
-not drawn again), unless the director picked one or vetoed some beforehand
-(:func:`event_choose`). Recurring events that happened on an earlier day come on top, and so do
-automatic ones whose condition holds (百鬼夜行: fewer than half of the players alive). Each is
+not drawn again until every first-round event is used up, then the ``repeatable`` ones are drawn
+again) and able to take effect that day (its ``needs``: a vote, a shrink that night, ...; RULINGS
+24, 25), unless the director picked one or vetoed some beforehand (:func:`event_choose`).
+Recurring events that happened on an earlier day come on top, and so do automatic ones whose
+condition holds (百鬼夜行: fewer than half of the players alive). Each is
 announced publicly (``day_event``), then each event's handlers run at the stages it acts in:
 ``pre_night`` (before the night: 酷暑 −30 MP ...), ``post_night`` (after the night's actions,
 before bleeding and the shrink), ``death``, ``hit``, ``airdrop``.
@@ -36,7 +38,7 @@ from games.engine.errors import InvalidInput
 from .actions import Action, register_action_type
 from .combat import kill_by_event
 from .common import director_draft, living
-from .draft import Draft
+from .draft import Draft, open_draft
 from .errors import (
     EventFixedDay,
     EventNotAllowed,
@@ -48,7 +50,7 @@ from .errors import (
 )
 from .hooks import register_hook
 from .items import grant
-from .night import counted_deaths
+from .night import counted_deaths, shrink_plan
 from .power import power_bottom, power_top
 from .rules import register_action
 from .ruleset import (
@@ -89,6 +91,11 @@ class EventSpec:
     automatic: bool  # comes on top of the day's event whenever its condition holds
     once: bool  # an automatic event happens at most once a game
     params: Mapping[str, Any]
+    # Drawn again once every event of the first round is used up (RULINGS 25), with draw_once.
+    repeatable: bool = False
+    # What must hold for the event to take effect that day (names in NEEDS): it is drawn only
+    # on such a day (RULINGS 25: none is wasted).
+    needs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +119,32 @@ class Behaviour:
 
 
 BEHAVIOURS: dict[str, Behaviour] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """The day an event would happen on, seen from a draft: today at its day open, or tomorrow
+    from today (the director's choice), when ``leaving`` (tonight's list) counts as gone."""
+
+    d: Draft
+    day: int
+    leaving: frozenset[str] = frozenset()
+
+    def on_map(self) -> list[str]:
+        return [p.name for p in self.d.places.values() if not p.gone and p.name not in self.leaving]
+
+
+# An event's ``needs`` (ruleset data) name these: what its effect requires on the day.
+Need = Callable[[Outlook, EventSpec], bool]
+NEEDS: dict[str, Need] = {}
+
+
+def need(name: str) -> Callable[[Need], Need]:
+    def decorate(fn: Need) -> Need:
+        NEEDS[name] = fn
+        return fn
+
+    return decorate
 
 
 def event_type(key: str, *, condition: Condition | None = None, **params: str) -> None:
@@ -193,6 +226,14 @@ def _parse(value: Any, rs: Ruleset) -> EventRules:
             if p not in raw:
                 raise RulesetError(f"{path}.params.{p}", "is missing")
             params[p] = _param(raw[p], kind, f"{path}.params.{p}", rs)
+        needs = e.get("needs", [])
+        if not isinstance(needs, list) or any(n not in NEEDS for n in needs):
+            raise RulesetError(f"{path}.needs", f"must be a list of {sorted(NEEDS)}")
+        repeatable = _flag(e, "repeatable", path)
+        if repeatable and (days or automatic or _flag(e, "recurring", path)):
+            raise RulesetError(
+                f"{path}.repeatable", "only a drawn event (not fixed, recurring, automatic)"
+            )
         specs.append(
             EventSpec(
                 key=key,
@@ -204,6 +245,8 @@ def _parse(value: Any, rs: Ruleset) -> EventRules:
                 automatic=automatic,
                 once=_flag(e, "once", path),
                 params=params,
+                repeatable=repeatable,
+                needs=tuple(needs),
             )
         )
     return EventRules(tuple(specs), draw_once)
@@ -222,25 +265,50 @@ def _happened(flags: Mapping[str, Any]) -> dict[str, int]:
 
 
 def _drawable(rules: EventRules, happened: Mapping[str, int], day: int) -> list[str]:
-    """The events the day's draw may give: not fixed to days, not automatic, not too early, and
-    not already happened if they recur (they come anyway) or the ruleset draws each once."""
-    return [
-        s.key
+    """The events the day's draw may give, by the calendar: not fixed to days, not automatic, not
+    too early, and not already happened if they recur (they come anyway) or the ruleset draws
+    each once — except, once that first round is used up, the repeatable ones (RULINGS 25)."""
+    first = [
+        s
         for s in rules.events
         if not s.days
         and not s.automatic
         and day >= s.from_day
         and not ((s.recurring or rules.draw_once) and s.key in happened)
     ]
+    again = [
+        s
+        for s in rules.events
+        if s.repeatable and rules.draw_once and s.key in happened and day >= s.from_day
+    ]
+    return [s.key for s in first] + [s.key for s in again]
+
+
+def _effective(rules: EventRules, happened: Mapping[str, int], view: Outlook) -> list[str]:
+    """The day's pool (RULINGS 25: every day an event that takes effect that day): among the
+    calendar's events those whose ``needs`` hold; the first round's while any of them can take
+    effect, else the repeatable ones drawn again."""
+    pool = [
+        s
+        for key in _drawable(rules, happened, view.day)
+        if (s := rules.get(key)) is not None and all(NEEDS[n](view, s) for n in s.needs)
+    ]
+    first = [s.key for s in pool if s.key not in happened or not rules.draw_once]
+    return first or [s.key for s in pool]
 
 
 def allowed_events(state: GameState) -> list[EventSpec]:
-    """What the director may pick or veto for the next day open (empty on a fixed day)."""
+    """What the director may pick or veto for the next day open (empty on a fixed day): what
+    that day's draw would choose among, seen from today (tonight's places counted as gone)."""
     rules = rules_of(get_ruleset(state.ruleset))
     if rules is None or fixed_event(state, state.day + 1) is not None:
         return []
-    keys = _drawable(rules, _happened(state.flags), state.day + 1)
+    keys = _effective(rules, _happened(state.flags), _tomorrow(open_draft(state, random.Random())))
     return [s for s in rules.events if s.key in keys]
+
+
+def _tomorrow(d: Draft) -> Outlook:
+    return Outlook(d, d.day + 1, frozenset(d.shrink_tonight))
 
 
 def fixed_event(state: GameState, day: int) -> EventSpec | None:
@@ -269,7 +337,11 @@ def event_plan(state: GameState) -> dict[str, Any] | None:
     return dict(plan) if plan and plan["day"] == state.day + 1 else None
 
 
-def _choose(d: Draft, rules: EventRules, happened: Mapping[str, int]) -> list[str]:
+def _choose(
+    d: Draft, rules: EventRules, happened: Mapping[str, int]
+) -> tuple[list[str], list[str]]:
+    """The day's own event (fixed, picked or drawn; none only when nothing can take effect) and
+    those coming on top of it (recurring, automatic)."""
     fixed = [s.key for s in rules.events if d.day in s.days]
     plan = d.flags.get("event_plan")
     if plan is not None and plan["day"] != d.day:
@@ -277,7 +349,7 @@ def _choose(d: Draft, rules: EventRules, happened: Mapping[str, int]) -> list[st
     if fixed:
         chosen = fixed
     else:
-        pool = _drawable(rules, happened, d.day)
+        pool = _effective(rules, happened, Outlook(d, d.day))
         pick = plan["pick"] if plan else None
         vetoed = set(plan["veto"]) if plan else set()
         left = [k for k in pool if k not in vetoed]
@@ -290,7 +362,7 @@ def _choose(d: Draft, rules: EventRules, happened: Mapping[str, int]) -> list[st
         for s in rules.events
         if s.automatic and not (s.once and s.key in happened) and _due(d, s)
     ]
-    return chosen + recurring + automatic
+    return chosen, recurring + automatic
 
 
 def _due(d: Draft, spec: EventSpec) -> bool:
@@ -325,7 +397,8 @@ def _day_opens(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
     if rules is None:
         return
     happened = _happened(d.flags)
-    keys = _choose(d, rules, happened)
+    chosen, extra = _choose(d, rules, happened)
+    keys = chosen + extra
     f = d.wflags()
     f.pop("event_plan", None)
     f.pop("vote_reveal", None)  # yesterday's 先进的记票制 / 如火如荼 ended with its tally
@@ -333,7 +406,9 @@ def _day_opens(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
         happened.setdefault(key, d.day)
     f["events_happened"] = happened
     f["events_today"] = {"day": d.day, "keys": keys}
-    d.directors("events_today", {"day": d.day, "events": keys})
+    d.directors(
+        "events_today", {"day": d.day, "events": keys, "day_event": chosen[0] if chosen else None}
+    )
     for key in keys:
         spec = rules.get(key)
         assert spec is not None  # noqa: S101  (chosen among the ruleset's events)
@@ -347,6 +422,44 @@ def _day_opens(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
             },
         )
     _run(d, "pre_night", context)
+
+
+# --- what an event needs to take effect (the ``needs`` of the data) -----------------------------
+
+
+@need("vote")
+def _vote_that_day(view: Outlook, spec: EventSpec) -> bool:
+    """如火如荼 / 先进的记票制 reveal the day's vote: there is one from ``vote.from_day``."""
+    return view.day >= view.d.rs.vote_from_day
+
+
+@need("shrink")
+def _shrink_that_night(view: Outlook, spec: EventSpec) -> bool:
+    """凛冬已至 takes the place of the day's regular shrink: not on a day without one (day 1:
+    第一天 不缩圈; nor once the final place stands alone), RULINGS 24."""
+    forced, _, picks = shrink_plan(view.d, view.day, leaving=view.leaving)
+    return bool(forced) or picks > 0
+
+
+@need("hidden_shrink")
+def _hideable_shrink(view: Outlook, spec: EventSpec) -> bool:
+    """黑暗侵袭 hides one of the night's places, never the safe zone (its night is public): the
+    regular shrink must draw another place that night."""
+    return shrink_plan(view.d, view.day, leaving=view.leaving)[2] > 0
+
+
+@need("ground_items")
+def _items_on_the_ground(view: Outlook, spec: EventSpec) -> bool:
+    """狂风暴雨 blows the ground clear: something must lie there."""
+    places = view.d.places
+    return any(places[p].items for p in view.on_map())
+
+
+@need("new_items")
+def _items_left_to_make(view: Outlook, spec: EventSpec) -> bool:
+    """意料之外的剧情 hands out items of names not yet in the game: one must be left."""
+    rs = view.d.rs
+    return any(view.d.unused_keys(rs.selector_kinds(x)) for x in spec.params["items"])
 
 
 # --- the director --------------------------------------------------------------------------------
@@ -366,7 +479,7 @@ def event_choose(
     fixed = fixed_event(state, day)
     if fixed is not None:
         raise EventFixedDay(day=day, event=fixed.key)
-    pool = _drawable(rules, _happened(d.flags), day)
+    pool = _effective(rules, _happened(d.flags), _tomorrow(d))
     vetoed = sorted(set(veto))
     for key in [*vetoed, *([pick] if pick is not None else [])]:
         if rules.get(key) is None:

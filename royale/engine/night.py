@@ -8,6 +8,7 @@ Each step is logged (a DIRECTORS ``stage`` event), so the order is visible in th
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from typing import Any
 
 from games.engine.errors import InvalidInput, WrongPhase
@@ -100,7 +101,8 @@ def _bleeding(d: Draft) -> None:
 
 def _shrink(d: Draft) -> None:
     step = d.next_step()
-    names = [p for p in d.shrink_tonight if not d.places[p].gone]
+    # The final place never vanishes, whatever a hook put on tonight's list (RULINGS 23).
+    names = [p for p in d.shrink_tonight if not d.places[p].gone and p != d.rs.final_place]
     safe = d.rs.safe_zone
     if d.day >= d.rs.safe_zone_night and not d.places[safe].gone and safe not in names:
         names.append(safe)  # the safe zone goes on its fixed night whatever a hook did to the list
@@ -200,24 +202,34 @@ def _settle(d: Draft) -> None:
     d.directors("stage", {"stage": "settlement", "day": d.day})
 
 
+def shrink_plan(
+    d: Draft, day: int, *, leaving: Collection[str] = (), regular: bool = True
+) -> tuple[list[str], list[str], int]:
+    """What the shrink of ``day`` takes, drawn or not yet: ``(forced, candidates, picks)`` — the
+    safe zone on its night, the places the draw may take, and how many it takes among them.
+
+    ``leaving`` are places to count as gone already (tomorrow's outlook: tonight's list);
+    ``regular=False`` is a day without the regular shrink (凛冬已至). The final place is never a
+    candidate (RULINGS 23: 无限城 is the 决赛地点 and stays to the end), so when the schedule asks
+    for more places than are left, fewer are drawn; a ruleset without a final place keeps its
+    last place standing the same way (RULINGS 21)."""
+    rs = d.rs
+    count = rs.shrink_schedule[day - 1] if regular and day - 1 < len(rs.shrink_schedule) else 0
+    on_map = [p.name for p in d.places.values() if not p.gone and p.name not in leaving]
+    forced = [rs.safe_zone] if day == rs.safe_zone_night and rs.safe_zone in on_map else []
+    candidates = [p for p in on_map if p not in (rs.safe_zone, rs.final_place)]
+    # With the final place on the map every candidate may go; without one, one place stays.
+    room = len(candidates) if rs.final_place in on_map else len(on_map) - len(forced) - 1
+    return forced, candidates, max(0, min(count - len(forced), len(candidates), room))
+
+
 def draw_shrink(d: Draft) -> tuple[str, ...]:
     """The places vanishing at the end of tonight: the schedule's count, the safe zone on its
-    night (taking one of the slots), the final place only when nothing else is left."""
-    rs = d.rs
-    count = rs.shrink_schedule[d.day - 1] if d.day - 1 < len(rs.shrink_schedule) else 0
-    if d.flags.get("no_shrink"):
-        count = 0  # 凛冬已至: no regular shrink today (a post-night hook adds its own places)
-    on_map = [p for p in d.places.values() if not p.gone]
-    forced = (
-        [rs.safe_zone] if d.day == rs.safe_zone_night and not d.places[rs.safe_zone].gone else []
-    )
-    candidates = [p.name for p in on_map if p.name not in (rs.safe_zone, rs.final_place)]
-    k = max(0, count - len(forced))
-    picks = d.rng.sample(candidates, min(k, len(candidates)))
-    if k > len(candidates) and rs.final_place and not d.places[rs.final_place].gone:
-        picks.append(rs.final_place)
-    chosen = set(forced + picks)
-    return tuple(p for p in rs.places if p in chosen)
+    night (taking one of the slots), never the final place (:func:`shrink_plan`)."""
+    # 凛冬已至: no regular shrink today (a post-night hook adds its own places).
+    forced, candidates, picks = shrink_plan(d, d.day, regular=not d.flags.get("no_shrink"))
+    chosen = set(forced + d.rng.sample(candidates, picks))
+    return tuple(p for p in d.rs.places if p in chosen)
 
 
 def _announced_shrink(d: Draft) -> list[str]:

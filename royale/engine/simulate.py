@@ -96,6 +96,7 @@ class DayLog:
 
     day: int
     events: list[str] = field(default_factory=list)  # the day's events, by the post's name
+    day_event: str | None = None  # the key of the day's own event (fixed or drawn), not on top
     tallied: bool = False  # the vote was tallied (a public ``vote_result``)
     vote_top: str | None = None
     # Directors' event kinds (shop_buy, bid, gift, ...) and a few derived ones (lot_sold, ...).
@@ -240,6 +241,8 @@ def _read(log: DayLog, state: GameState, events: list[GameEvent]) -> None:
             continue
         elif kind in COUNTED:
             log.counts[kind] += 1
+        elif kind == "events_today":
+            log.day_event = p.get("day_event")
         elif kind == "vote_tally" and p["top"] is not None:
             log.vote_top = state.characters[p["top"]].name
         elif kind == "auction_settled" and p["winner"] is not None:
@@ -791,13 +794,90 @@ def report(res: SimResult, out: Any = None) -> None:
         p(f"per day: median {statistics.median(per_day):.1f} ms, max {max(per_day):.1f} ms")
 
 
+# --- how games end, over many seeds ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one simulated game ended: a winner, 导演获胜 (nobody alive: ``last_together`` died in
+    the last settlement step together; 1 = a lone last death), or unfinished at ``max_days``."""
+
+    seed: int
+    days: int
+    over: bool
+    winner: str | None
+    last_together: int
+    final_place_gone: int | None  # the night the ruleset's final place vanished (never, RULINGS 23)
+    places_left: int
+
+    @property
+    def verdict(self) -> str:
+        if not self.over:
+            return "unfinished"
+        if self.winner is not None:
+            return "winner"
+        return "导演获胜 (lone last death)" if self.last_together == 1 else "导演获胜 (together)"
+
+
+def ending(res: SimResult) -> Ending:
+    s = res.state
+    rs = get_ruleset(res.ruleset)
+    rows = ranking(s)
+    final = s.places.get(rs.final_place) if rs.final_place else None
+    return Ending(
+        seed=res.seed,
+        days=res.days,
+        over=s.phase == OVER,
+        winner=s.characters[s.winner].name if s.winner is not None else None,
+        last_together=0 if s.winner is not None else sum(1 for r in rows if r["rank"] == 1),
+        final_place_gone=final.gone_night if final is not None and final.gone else None,
+        places_left=len(s.places_on_map()),
+    )
+
+
+def endings(ruleset: str, seeds: Sequence[int], bots: int = 40, max_days: int = 60) -> list[Ending]:
+    return [ending(play(ruleset, bots, seed, max_days=max_days)) for seed in seeds]
+
+
+def endings_report(ruleset: str, found: Sequence[Ending], out: Any = None) -> None:
+    """A line per game, then the tally: winners (by the current rules), 导演获胜 split by whether
+    the last deaths came together or alone, unfinished games, and the final place's fate."""
+    out = out or sys.stdout
+    for e in found:
+        gone = f"; final place gone night {e.final_place_gone}" if e.final_place_gone else ""
+        print(
+            f"  {ruleset} seed {e.seed:>3}: {e.verdict}, {e.days} days, "
+            f"{e.places_left} places left{gone}",
+            file=out,
+        )
+    print(tally_line(ruleset, found), file=out)
+
+
+def tally_line(ruleset: str, found: Sequence[Ending]) -> str:
+    tally = Counter(e.verdict for e in found)
+    vanished = sum(1 for e in found if e.final_place_gone is not None)
+    return (
+        f"{ruleset}: {tally['winner']}/{len(found)} with a winner; "
+        f"导演获胜 {tally['导演获胜 (together)']} with the last several dying at once, "
+        f"{tally['导演获胜 (lone last death)']} with a lone last death; "
+        f"unfinished {tally['unfinished']}; final place vanished in {vanished}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--ruleset", default="islington_256")
     parser.add_argument("--bots", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-days", type=int, default=60)
+    parser.add_argument(
+        "--endings", type=int, metavar="N", help="only tally how the games of seeds 1..N end"
+    )
     args = parser.parse_args(argv)
+    if args.endings:
+        seeds = range(1, args.endings + 1)
+        endings_report(args.ruleset, endings(args.ruleset, seeds, args.bots, args.max_days))
+        return 0
     report(play(args.ruleset, args.bots, args.seed, max_days=args.max_days))
     return 0
 

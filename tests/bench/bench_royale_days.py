@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from royale.engine.simulate import SimResult, play  # noqa: E402
+from royale.engine.simulate import SimResult, ending, play, tally_line  # noqa: E402
 from tests.bench.support import percentile, verdict  # noqa: E402
 
 RULESETS = ("islington_256", "kimetsu_252")
@@ -76,6 +76,7 @@ def bench(ruleset: str, games: int, bots: int, first_seed: int) -> None:
     )
     print(f"    engine       p50 {percentile(rates, 50):,.0f} actions/s   min {min(rates):,.0f}")
     print(f"    days a game  p50 {percentile(days, 50):.0f}   max {max(days)}")
+    print(f"    endings      {tally_line(ruleset, [ending(r) for r in results])}")
 
 
 def main(argv: list[str] | None = None) -> int:

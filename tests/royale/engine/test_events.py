@@ -164,6 +164,14 @@ def test_every_event_of_both_posts_is_in_the_rulesets_with_its_name() -> None:
     assert spec(I256, "bees").recurring
     assert spec(I256, "night_parade").automatic
     assert spec(K252, "night_parade").automatic
+    # What an event needs to take effect that day (RULINGS 24, 25), as data.
+    assert spec(K252, "winter").needs == ("shrink",)
+    assert spec(K252, "darkness").needs == ("hidden_shrink",)
+    assert spec(K252, "vote_top3").needs == spec(I256, "vote_top3").needs == ("vote",)
+    assert spec(I256, "storm").needs == spec(K252, "storm").needs == ("ground_items",)
+    assert spec(I256, "twist").needs == ("new_items",)
+    assert not spec(I256, "storm").repeatable
+    assert spec(K252, "heatwave").repeatable
 
 
 @pytest.mark.parametrize(
@@ -177,6 +185,10 @@ def test_every_event_of_both_posts_is_in_the_rulesets_with_its_name() -> None:
             id="negative number",
         ),
         pytest.param({"days": [0]}, "events.list[0].days", id="day 0"),
+        pytest.param({"needs": ["no_such"]}, "events.list[0].needs", id="unknown need"),
+        pytest.param(
+            {"repeatable": True}, "events.list[0].repeatable", id="a recurring one is not drawn"
+        ),
     ],
 )
 def test_a_broken_events_section_names_the_field(change: dict[str, Any], field: str) -> None:
@@ -212,6 +224,9 @@ def test_256_day_1_is_阿呆和阿笨_and_day_3_is_战利品_whatever_the_seed()
 @pytest.mark.parametrize("ruleset", [I256, K252])
 def test_狂风暴雨_is_never_drawn_before_day_6(ruleset: str) -> None:
     state = quiet(empty_game(ruleset, n=3, where="钟楼" if ruleset == I256 else "蝶屋"))
+    herb = "supply:[HP10]草药" if ruleset == I256 else "supply:[HP10]镇痛贴"
+    assert "storm" not in [s.key for s in allowed_events(set_game(state, day=5))]  # bare ground
+    state, _ = put(state, "医院" if ruleset == I256 else "锻刀村", herb)  # 狂风暴雨 needs something
     assert "storm" not in [s.key for s in allowed_events(set_game(state, day=4))]  # for day 5
     assert "storm" in [s.key for s in allowed_events(set_game(state, day=5))]  # for day 6
     with pytest.raises(EventNotAllowed):

@@ -1,9 +1,11 @@
 """The simulator plays whole games, days included, to the end, reproducibly.
 
-A game: 40 bots, the schedule's 11 days; by day they vote, claim rewards, answer 阿呆's riddle (by
-night), shop, bid, keep [252] stalls, give and trade, and the director writes riddles, stocks the
-auction and answers exchange requests. Each ruleset's seed is one whose game lasts the whole
-schedule, so the end of the schedule is what is checked.
+A game: 40 bots, the schedule's 11 days ([252]: and on in 无限城 until one is left); by day
+they vote, claim rewards, answer 阿呆's riddle (by night), shop, bid, keep [252] stalls, give
+and trade, and the director writes riddles, stocks the auction and answers exchange requests.
+Each ruleset's seed is one whose game lasts the whole schedule, so the end of the schedule is
+what is checked. Then the bar over 20 seeds of each ruleset: games end with a winner, the
+final place never vanishes, and every day has its event.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 from games.engine.events import GameEvent
 from royale.engine import get_ruleset
 from royale.engine.invariants import problems
-from royale.engine.simulate import SimResult, main, play, report
+from royale.engine.simulate import Ending, SimResult, ending, endings_report, main, play, report
 from royale.engine.state import OVER, GameState
 
 from .support import I256, K252
@@ -76,17 +78,17 @@ def test_256_ends_after_its_11_days_with_one_place_left():
     assert s.winner == (alive[0] if alive else None)
 
 
-def test_252_everyone_left_dies_when_the_infinity_castle_vanishes_after_night_11():
+def test_252_the_game_goes_on_in_无限城_after_the_schedule_until_one_is_left():
     game = checked(K252)
     s = game.res.state
     assert s.phase == OVER
-    assert game.res.days == len(get_ruleset(K252).shrink_schedule) == 11
-    # 无限城 vanishes last: with it, every place is gone and whoever was left died together.
-    assert s.places["无限城"].gone_night == 11
-    assert all(p.gone for p in s.places.values())
-    assert players_alive(s) == []
-    assert s.winner is None
-    assert "缩圈" in {x.cause for x in s.deaths if x.day == 11}
+    assert game.res.days > len(get_ruleset(K252).shrink_schedule) == 11
+    # 无限城固定为决赛地点: it never vanishes (RULINGS 23); the schedule took the 35 others.
+    assert not s.places["无限城"].gone
+    assert s.places_on_map() == ["无限城"]
+    alive = players_alive(s)
+    assert len(alive) == 1
+    assert s.winner == alive[0]
 
 
 def test_every_day_from_day_2_has_a_vote_result(game):
@@ -97,7 +99,8 @@ def test_every_day_from_day_2_has_a_vote_result(game):
 
 
 def test_every_day_has_its_event(game):
-    assert all(log.events for log in game.res.day_logs)
+    # 每个白天将发生一随机事件 (RULINGS 25): a day event of its own, recurring ones aside.
+    assert all(log.events and log.day_event for log in game.res.day_logs)
 
 
 def test_the_bots_take_part_in_the_economy(game):
@@ -157,3 +160,45 @@ def test_every_event_of_a_whole_game_is_plain_json(ruleset):
         assert GameEvent.from_json(data) == e
     kinds = {e.kind for e in res.event_log if e.audience.kind == "public"}
     assert {"morning_report", "night_opened", "night_closed", "game_over"} <= kinds
+
+
+# --- the bar over many seeds ----------------------------------------------------------------------
+
+BAR_SEEDS = range(1, 21)
+BAR_WINNERS = 18  # of 20
+
+
+@cache
+def bar(ruleset: str) -> tuple[list[Ending], list[str]]:
+    """20 games of a ruleset: how each ended, and every day lacking a day event of its own."""
+    found, missing = [], []
+    for seed in BAR_SEEDS:
+        res = play(ruleset, 40, seed)
+        found.append(ending(res))
+        missing += [f"seed {seed} day {log.day}" for log in res.day_logs if not log.day_event]
+    return found, missing
+
+
+@pytest.mark.parametrize("ruleset", [I256, K252])
+def test_at_least_18_of_20_games_end_with_a_winner(ruleset: str) -> None:
+    found, _ = bar(ruleset)
+    out = io.StringIO()
+    endings_report(ruleset, found, out)
+    winners = sum(1 for e in found if e.verdict == "winner")
+    assert winners >= BAR_WINNERS, out.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", [I256, K252])
+def test_the_final_place_never_vanishes_and_every_day_has_an_event(ruleset: str) -> None:
+    found, missing = bar(ruleset)
+    assert [e.seed for e in found if e.final_place_gone is not None] == []
+    assert all(e.places_left >= 1 for e in found)
+    assert missing == []
+
+
+def test_the_endings_tally_is_printed(capsys):
+    assert main(["--ruleset", "kimetsu_252", "--bots", "8", "--endings", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "kimetsu_252 seed   1:" in out
+    assert "kimetsu_252: " in out
+    assert "with a winner" in out
