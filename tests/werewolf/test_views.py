@@ -32,7 +32,9 @@ ROLES = (
 NAMES = tuple(f"玩家{n}" for n in range(1, 19))
 
 
-def dealt_game(number: str = "099") -> Game:
+def dealt_game(number: str = "099", *, genders: bool = True) -> Game:
+    """A running [099] game of 玩家1…18, dealt; with ``genders`` every 马甲 女 (the 梦中人 needs
+    them to start: 性别由马甲决定)."""
     game = game_services.game_create(
         kind="werewolf",
         ruleset="arknights_099",
@@ -43,7 +45,11 @@ def dealt_game(number: str = "099") -> Game:
     )
     Character.objects.bulk_create(Character(game=game, name=n) for n in NAMES)
     ids = list(game.characters.order_by("id").values_list("id", flat=True))
-    services.werewolf_setup(game=game, roles=dict(zip(ids, ROLES, strict=True)))
+    services.werewolf_setup(
+        game=game,
+        roles=dict(zip(ids, ROLES, strict=True)),
+        genders=dict.fromkeys(ids, "女") if genders else None,
+    )
     return game
 
 

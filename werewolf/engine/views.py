@@ -13,6 +13,7 @@ from typing import Any
 from .ballot import ballots
 from .day import vote_modifiers
 from .draft import open_draft
+from .ruleset import Skill
 from .setup import role_card
 from .state import DAY, NIGHT, GameState
 from .steps import available, team_of
@@ -46,6 +47,17 @@ def _vote(state: GameState, pid: int) -> dict[str, Any] | None:
     return {"may": may, "mine": ballots(state).get(pid), "targets": targets if may else []}
 
 
+def _usable(sk: Skill, until: float) -> dict[str, Any]:
+    return {
+        "skill": sk.key,
+        "name": sk.name,
+        "until": until,
+        "forced": sk.forced and sk.window is None,
+        "limited": sk.limited,
+        "irreversible": sk.irreversible,
+    }
+
+
 def player_view(state: GameState, pid: int) -> dict[str, Any]:
     d = open_draft(state, random.Random(0))
     rs = d.rs
@@ -59,13 +71,10 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
             for s in step.skills:
                 if available(d, p, s):
                     sk = rs.skills[s]
-                    usable.append(
-                        {"skill": s, "name": sk.name, "until": st["deadline"], "forced": sk.forced}
-                    )
+                    usable.append(_usable(sk, st["deadline"]))
     for w in state.windows:
         if w["actor"] == pid:
-            name = rs.skills[w["skill"]].name
-            usable.append({"skill": w["skill"], "name": name, "until": w["until"], "forced": False})
+            usable.append(_usable(rs.skills[w["skill"]], w["until"]))
     view: dict[str, Any] = {
         "id": pid,
         "day": state.day,
