@@ -203,7 +203,13 @@ def test_the_hunter_voted_out_by_day_gets_its_shot_window_with_a_deadline(direct
     assert "最后一枪" in window
     assert "截止" in window
     target = character(game, "玩家1")
-    after = submit(hunter_page, game, op="use_skill", skill="last_shot", target=str(target.pk))
+    shot = {"op": "use_skill", "skill": "last_shot", "target": str(target.pk)}
+    # A shot cannot be taken back: without JavaScript the page asks first, naming the target.
+    asked = submit(hunter_page, game, **shot)
+    assert "确定对 玩家1 使用 最后一枪？发动后不能撤回。" in asked
+    assert "已提交" not in asked
+    assert werewolf_state(game=game).players[target.pk].alive
+    after = submit(hunter_page, game, **shot, confirmed="1")
     assert "已提交" in after
     assert not werewolf_state(game=game).players[target.pk].alive
 
