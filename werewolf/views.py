@@ -105,8 +105,8 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     for f in frames:
         if f["kind"] == "vote_result":
             result = _line(f)
-        elif f["kind"] == "night_open":
-            sense = None  # a new night: last night's 通灵 no longer holds
+        elif f["kind"] in ("night_open", "day_open"):
+            sense = None  # 通灵 tells of tonight's kills: by day, or a new night, it is gone
         elif f["kind"] == "sense":
             sense = list(f["payload"]["targets"])
         elif f["kind"] == "surrender_asked":
