@@ -222,7 +222,7 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
 
 
 def _unconfirmed(
-    request: HttpRequest, game: Game, character: Character, skill_key: str, target: int
+    request: HttpRequest, game: Game, skill_key: str, target: int
 ) -> dict[str, Any] | None:
     """An irreversible use (``irreversible`` in the ruleset: 救药, 毒药, 爱慕, 最后一枪 …) posted
     without ``confirmed``: the question to ask first, naming the target (without JavaScript the
@@ -253,7 +253,7 @@ def _submit(request: HttpRequest, game: Game, character: Character) -> dict[str,
             messages.error(request, _("请先选择目标。"))
             return None
         data["targets"] = [int(target)]
-        ask = _unconfirmed(request, game, character, data["skill"], int(target))
+        ask = _unconfirmed(request, game, data["skill"], int(target))
         if ask is not None:
             return ask
     if op == "vote":
