@@ -56,9 +56,12 @@ def test_the_start_is_refused_naming_who_has_no_gender_and_nothing_changes(
     events = game.events.count()
     state = store.state_load(game).to_json()
 
+    # The checklist says so before the click, the click is refused naming them.
+    checklist = director_client.get(f"/admin/games/game/{game.pk}/prepare/").content.decode()
+    assert "性别（凯尔希、阿米娅）" in html.unescape(checklist)
     page = _start(director_client, game)
 
-    assert "以下角色没有性别：凯尔希、阿米娅。" in page
+    assert "还缺：性别（凯尔希、阿米娅）。" in page
     assert "游戏已开始。" not in page
     game.refresh_from_db()
     assert game.status == GameStatus.DRAFT
@@ -88,6 +91,6 @@ def test_the_night_rooms_start_refuses_the_same(director: Any, director_client: 
         f"/admin/werewolf/werewolfgame/{game.pk}/night/start/", {}, follow=True
     )
     page = html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
-    assert "以下角色没有性别：凯尔希、阿米娅、干员3" in page
+    assert "还缺：性别（凯尔希、阿米娅、干员3" in page
     game.refresh_from_db()
     assert game.status == GameStatus.DRAFT
