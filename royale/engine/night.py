@@ -249,6 +249,9 @@ def day_open(state: GameState, rng: random.Random) -> Result:
     for stale in ("shrink_hidden", "shrink_hidden_count", "no_shrink"):
         if stale in d.flags:  # yesterday's event flags (黑暗侵袭, 凛冬已至) end with the night
             d.wflags().pop(stale)
+    for c in list(d.chars.values()):
+        if c.found is not None:  # yesterday's search result is not shown on the next day
+            d.wc(c.id).found = None
     if previous >= 1:
         _settle(d)
     run_stage(d, "pre_night")

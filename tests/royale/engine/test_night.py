@@ -32,7 +32,7 @@ from royale.engine.state import (
     OVER,
 )
 
-from .support import I256, K252, act, edit, empty_game, give, next_day, of, put, rng
+from .support import I256, K252, act, edit, empty_game, give, keep_safe, next_day, of, put, rng
 
 # --- daily settlement -------------------------------------------------------------------------
 
@@ -359,3 +359,14 @@ def test_event_flags_change_the_shrink_of_the_day(flag, value, announced, vanish
     assert len(report.payload["vanishing"]) == announced
     assert len(state.shrink_tonight) == vanishing
     assert "教堂" in state.shrink_tonight
+
+
+def test_yesterdays_search_result_is_cleared_at_day_open() -> None:
+    from royale.engine import Search
+
+    state = keep_safe(empty_game(n=2), 1, 2)
+    state, _ = act(state, Search(1))
+    assert state.characters[1].found is not None
+    state, _ = next_day(state)
+    assert state.phase == "day"
+    assert state.characters[1].found is None  # the night view of day 2 shows no old find
