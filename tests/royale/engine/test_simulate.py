@@ -18,6 +18,7 @@ import pytest
 from games.engine.events import GameEvent
 from royale.engine import get_ruleset
 from royale.engine.invariants import problems
+from royale.engine.night import last_alone
 from royale.engine.simulate import SimResult, main, play, report
 from royale.engine.state import OVER, GameState
 
@@ -73,7 +74,8 @@ def test_256_ends_after_its_11_days_with_one_place_left():
     assert s.places["教堂"].gone_night == 2
     alive = players_alive(s)
     assert len(alive) <= 1
-    assert s.winner == (alive[0] if alive else None)
+    # the survivor, or the last one out when it died alone (RULINGS 29)
+    assert s.winner == (alive[0] if alive else last_alone(s.characters, s.deaths))
 
 
 def test_252_everyone_left_dies_when_the_infinity_castle_vanishes_after_night_11():
@@ -85,7 +87,7 @@ def test_252_everyone_left_dies_when_the_infinity_castle_vanishes_after_night_11
     assert s.places["无限城"].gone_night == 11
     assert all(p.gone for p in s.places.values())
     assert players_alive(s) == []
-    assert s.winner is None
+    assert s.winner == last_alone(s.characters, s.deaths)
     assert "缩圈" in {x.cause for x in s.deaths if x.day == 11}
 
 
