@@ -800,10 +800,20 @@ def _vote_changed(p: Payload, ctx: LogContext) -> str:
     }
 
 
+def _vote_totals(p: Payload, ctx: LogContext) -> str:
+    """统计投票结果并公布: each 候选人 with its 票数 (weighted), never a voter."""
+    return "、".join(
+        _("%(name)s %(total)s 票")
+        % {"name": t.get("name") or ctx.name(t.get("character")), "total": t.get("total")}
+        for t in p.get("totals") or []
+    )
+
+
 def _vote_result(p: Payload, ctx: LogContext) -> str:
     rows = p.get("revealed") or []
     if not rows:
         return _("%(day)s投票结果：无人投票") % {"day": day_text(p.get("day"))}
+    totals = _vote_totals(p, ctx)
     shown = [
         _("第 %(rank)s 名 %(name)s（生命 %(hp)s，体力 %(mp)s，位于%(place)s，持有 %(items)s）")
         % {
@@ -816,10 +826,13 @@ def _vote_result(p: Payload, ctx: LogContext) -> str:
         }
         for r in rows
     ]
-    return _("%(day)s投票结果公开：%(rows)s") % {
+    text = _("%(day)s投票结果公开：%(rows)s") % {
         "day": day_text(p.get("day")),
         "rows": "；".join(shown),
     }
+    if totals:  # logs from before RULINGS 30 carry no totals
+        text += _("。候选人票数：%(totals)s") % {"totals": totals}
+    return text
 
 
 def _vote_reward(p: Payload, ctx: LogContext) -> str:
