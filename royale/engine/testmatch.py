@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .draft import open_draft
-from .items import grant
+from .items import EARLY_ITEMS, grant
 from .ruleset import (
     TIERED_CATEGORIES,
     Ruleset,
@@ -24,7 +24,7 @@ from .ruleset import (
     _selector,
     register_section,
 )
-from .state import GameState
+from .state import SETUP, GameState
 
 Result = tuple[GameState, list[Any]]
 PrizeRule = Callable[[GameState], list[int]]
@@ -59,6 +59,9 @@ class TestMatchRules:
     item_factor: int  # the copy scatters this many times the real game's items (更多道具)
     prize: str  # selector of the prize item
     prize_rule: str
+    prize_before_day_1: bool = False  # 并可在正式比赛第一日前使用: one use before day 1
+    restore_hp: int = 100  # a dead character the director restores comes back with this HP
+    restore_mp: int = 100  # and this MP
 
 
 @register_section("test_match")
@@ -70,7 +73,19 @@ def _parse(value: Any, rs: Ruleset) -> TestMatchRules:
     rule = value.get("prize_rule")
     if rule not in PRIZE_RULES:
         raise RulesetError("test_match.prize_rule", f"must be one of {sorted(PRIZE_RULES)}")
-    return TestMatchRules(factor, prize, str(rule))
+    early = value.get("prize_before_day_1", False)
+    if not isinstance(early, bool):
+        raise RulesetError("test_match.prize_before_day_1", "must be true or false")
+    restore = value.get("restore", {"hp": rs.hp_max, "mp": rs.mp_max})
+    if not isinstance(restore, Mapping):
+        raise RulesetError("test_match.restore", "must be an object")
+    hp = _int(restore.get("hp"), "test_match.restore.hp", minimum=1)
+    mp = _int(restore.get("mp"), "test_match.restore.mp", minimum=0)
+    if hp > rs.hp_max:
+        raise RulesetError("test_match.restore.hp", f"must be at most {rs.hp_max}")
+    if mp > rs.mp_max:
+        raise RulesetError("test_match.restore.mp", f"must be at most {rs.mp_max}")
+    return TestMatchRules(factor, prize, str(rule), early, hp, mp)
 
 
 def rules(rs: Ruleset) -> TestMatchRules:
@@ -99,9 +114,12 @@ def award(state: GameState, characters: list[int], rng: random.Random) -> Result
     """In the real game: each listed character receives the prize in its backpack (before day 1;
     it may go past the item cap, as rewards do)."""
     d = open_draft(state, rng)
-    prize = rules(d.rs).prize
+    found = rules(d.rs)
+    prize = found.prize
     for cid in characters:
         if cid in d.chars and d.chars[cid].alive:
-            grant(d, cid, prize, "test_match_prize")
+            iid = grant(d, cid, prize, "test_match_prize")
+            if found.prize_before_day_1 and d.phase == SETUP:
+                d.wflags()[EARLY_ITEMS] = [*d.flags.get(EARLY_ITEMS, ()), iid]
     d.directors("test_match_prizes", {"characters": characters, "prize": prize})
     return d.finish(), d.events

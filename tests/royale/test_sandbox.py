@@ -15,7 +15,7 @@ from royale import services
 from royale.engine import get_ruleset, testmatch
 from royale.models import RoyaleGame
 from tests.conftest import api_login, make_game
-from tests.royale.conftest import admin_client, royale_game, state_edit, state_of
+from tests.royale.conftest import admin_client, players, royale_game, state_edit, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +104,15 @@ def test_the_test_match_copies_the_cast_and_carries_the_megaphone_into_the_real_
     client.post(url(copy, "test-match/conclude/"), {"reason": "再发一次"})
     assert held_kinds(real, "乙") == ["tool:大喇叭"]
     assert Event.objects.filter(game=real, kind="test_match_prizes").count() == 1
+    # 并可在正式比赛第一日前使用: 乙 shouts before day 1 of the real game, once.
+    assert state_of(real).phase == "before"
+    yi = players(real)["乙"]
+    [megaphone] = state_of(real).characters[yi.id].pack
+    shout = yi.act("megaphone", item=megaphone, place="钟楼")
+    assert shout.status_code == 200, shout.content
+    assert Event.objects.filter(game=real, kind="megaphone", audience="public").count() == 1
+    again = yi.act("megaphone", item=megaphone, place="钟楼")
+    assert (again.status_code, again.json()["code"]) == (409, "not_before_day_1")
     call_command("replay_game", real.number)  # the prize is a logged, replayable step
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from royale.engine import get_ruleset, new_game, testmatch
+from royale.engine import Megaphone, day_open, get_ruleset, new_game, testmatch
 from royale.engine.director import give
-from tests.royale.engine.support import I256, K252, edit, empty_game, rng
+from royale.engine.errors import NotBeforeDayOne
+from royale.engine.state import SETUP, GameState
+from tests.royale.engine.support import I256, K252, act, edit, empty_game, of, put, refused, rng
+from tests.royale.engine.support import give as give_item
 
 
 def test_the_copy_scatters_twice_the_supplies_but_no_more_green_weapons_than_there_are_names() -> (
@@ -45,3 +48,40 @@ def test_the_prize_lands_in_the_backpack_even_past_six_items() -> None:
     assert not any(state.items[i].kind == "tool:大喇叭" for i in state.characters[2].held)
     granted = [e for e in events if e.kind == "item_granted"]
     assert [e.audience.character for e in granted] == [1]
+
+
+# --- 大喇叭 before day 1 (RULINGS 28) ---------------------------------------------------------
+
+
+def real_game_before_day_1() -> tuple[GameState, int]:
+    """The real game dealt (phase before day 1), 角色1 holding the test match's 大喇叭 and a
+    小刀 lying at 钟楼."""
+    rs = get_ruleset(I256)
+    state, _ = new_game(
+        I256, [(1, "角色1"), (2, "角色2")], rng(), placement={p.selector: 0 for p in rs.placement}
+    )
+    state, _ = put(state, "钟楼", "weapon:green:小刀")
+    state, _ = testmatch.award(state, [1], rng())
+    [prize] = state.characters[1].pack
+    return state, prize
+
+
+def test_the_prize_megaphone_can_be_used_before_day_1_of_the_real_game() -> None:
+    # 在正式赛会直接与背包中获得道具【大喇叭】，并可在正式比赛第一日前使用
+    state, prize = real_game_before_day_1()
+    assert state.phase == SETUP
+    after, events = act(state, Megaphone(1, prize, "钟楼"))
+    [shout] = [e for e in of(events, "megaphone") if e.audience.kind == "public"]
+    assert [i["name"] for i in shout.payload["items"]] == ["小刀"]
+    # once before day 1 (每日限使用1次: the time before day 1 counts as one day) ...
+    refused(after, Megaphone(1, prize, "钟楼"), NotBeforeDayOne)
+    # ... and again on day 1, like any 大喇叭
+    day1, _ = day_open(after, rng())
+    _, events = act(day1, Megaphone(1, prize, "钟楼"))
+    assert of(events, "megaphone")
+
+
+def test_before_day_1_only_the_prize_megaphone_works() -> None:
+    state, _ = real_game_before_day_1()
+    state, other = give_item(state, 2, "tool:大喇叭")  # e.g. a director's gift
+    refused(state, Megaphone(2, other, "钟楼"), NotBeforeDayOne)
