@@ -196,6 +196,7 @@ def _why(why: Any, ctx: LogContext) -> str:
         "riddle": _("谜题奖励"),
         "vote_reward": _("投票奖励"),
         "test_match_prize": _("测试赛奖励"),
+        "test_match_supply": _("测试赛补给"),
         "no place to drop": _("无处掉落"),
         "drowned": _("淹死"),
         "shrink": _("缩圈"),
@@ -1313,6 +1314,21 @@ def _intervention(p: Payload, ctx: LogContext) -> str:
     if op == "give":
         _look_learn(p, ctx)
         return _("导演发给 %(name)s %(item)s") % {"name": name, "item": item(p.get("item"), ctx)}
+    if op == "restore":
+        return _("测试赛：导演让 %(name)s 复活（生命 %(hp)s，体力 %(mp)s，%(where)s）") % {
+            "name": name,
+            "hp": p.get("hp"),
+            "mp": p.get("mp"),
+            "where": _("位于%(place)s") % {"place": place(p["place"])}
+            if p.get("place")
+            else _("重新出生"),
+        }
+    if op == "supply":
+        _look_learn(p, ctx)
+        return _("测试赛：导演往 %(name)s 的背包中提供补给%(item)s") % {
+            "name": name,
+            "item": item(p.get("item"), ctx),
+        }
     if op == "take":
         _look_learn(p, ctx)
         source = dict(p.get("from") or {})
@@ -1387,6 +1403,14 @@ def _director_moved(p: Payload, ctx: LogContext) -> str:
     return _("%(name)s 被告知导演把其移到%(place)s") % {
         "name": ctx.subject(),
         "place": place(p.get("place")),
+    }
+
+
+def _director_restored(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 被告知导演让其在测试赛中复活（生命 %(hp)s，体力 %(mp)s）") % {
+        "name": ctx.subject(),
+        "hp": p.get("hp"),
+        "mp": p.get("mp"),
     }
 
 
@@ -1746,6 +1770,7 @@ TEXTS: dict[str, EventText] = {
     "director_adjusted": EventText(gettext_noop("导演干预"), _director_adjusted),
     "director_moved": EventText(gettext_noop("导演干预"), _director_moved),
     "director_took": EventText(gettext_noop("导演干预"), _director_took),
+    "director_restored": EventText(gettext_noop("导演干预"), _director_restored),
     "setting_changed": EventText(gettext_noop("设置"), _setting),
     "engine_step": EventText(
         gettext_noop("引擎步骤"),
