@@ -1470,6 +1470,8 @@ OPS = {
     "riddle": gettext_noop("公布谜题"),
     "red_card": gettext_noop("红牌罚下"),
     "test_prize": gettext_noop("测试赛奖励"),
+    "test_restore": gettext_noop("测试赛复活"),
+    "test_supply": gettext_noop("测试赛补给"),
 }
 
 

@@ -198,6 +198,11 @@ def test_the_director_restores_and_supplies_in_the_test_match_only(
     ]
     assert "测试赛：导演让 甲 复活（生命 100，体力 100，重新出生）" in texts
     assert any(t.startswith("测试赛：导演往 乙 的背包中提供补给") and "咖啡" in t for t in texts)
+    steps = Event.objects.filter(game=copy, kind="engine_step", payload__op__startswith="test_")
+    assert [line.text for line in eventlog.event_lines(game=copy, events=steps)] == [
+        "引擎步骤：测试赛复活",
+        "引擎步骤：测试赛补给",
+    ]
     call_command("replay_game", copy.number)  # both are logged, replayable steps
 
     # The real game: no such forms, and a post is refused with the rule's words.
