@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .common import director_draft, living
-from .draft import open_draft
+from .draft import Draft, open_draft
 from .errors import InvalidTarget, NotASupply, NotDead, NotTestMatch, UnknownCharacter
 from .items import EARLY_ITEMS, grant
 from .ruleset import (
@@ -137,7 +137,7 @@ def award(state: GameState, characters: list[int], rng: random.Random) -> Result
 WHY_SUPPLY = "test_match_supply"
 
 
-def _test_match(state: GameState, rng: random.Random) -> Any:
+def _test_match(state: GameState, rng: random.Random) -> Draft:
     d = director_draft(state, rng)
     if not d.flags.get("test_match"):
         raise NotTestMatch()
