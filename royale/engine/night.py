@@ -145,9 +145,20 @@ def _victory(d: Draft) -> None:
     alive = d.players_alive()
     if len(alive) <= 1:
         d.phase = OVER
-        d.winner = alive[0] if alive else None
+        d.winner = alive[0] if alive else last_alone(d.chars, d.deaths)
         d.public("game_over", {"winner": d.winner, "ranking": ranking_rows(d.chars, d.deaths)})
     d.directors("stage", {"stage": "victory_check", "day": d.day, "alive": len(alive)})
+
+
+def last_alone(chars: Any, deaths: Any) -> int | None:
+    """With nobody left: the player whose death was the last one, if it died alone (RULINGS 29).
+    Only several players dying at once as the last ones (one settlement step) is 导演获胜."""
+    counted = [x for _, x in counted_deaths(chars, deaths).values()]
+    if not counted:
+        return None
+    last = max(x.step for x in counted)
+    group = [x.character for x in counted if x.step == last]
+    return group[0] if len(group) == 1 else None
 
 
 def end_if_decided(d: Draft) -> None:

@@ -141,7 +141,9 @@
         return "【投票结果】" + p.revealed.map(function (r) {
           return (r.rank === 1 ? "最高票" : "第 " + r.rank + " 名") + "：" + r.name + "（生命 " + r.hp
             + "，体力 " + r.mp + "，位置 " + (r.place || "未出生") + "）道具：" + itemList(r.items);
-        }).join("；") + "。";
+        }).join("；") + "。" + (p.totals && p.totals.length ? "候选人票数：" + p.totals.map(function (t) {
+          return t.name + " " + t.total + " 票";
+        }).join("、") + "。" : "");
       case "vote_reward":
         if (!p.item) return "【投票奖励】奖池中的道具已全部出现，" + p.name + " 本次没有获得道具。";
         return "【投票奖励】导演掷骰（1–" + p.die + "）：" + p.rolls.join(" → ") + "，"
