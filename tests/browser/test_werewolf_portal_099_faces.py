@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from playwright.async_api import Browser, BrowserContext, Dialog, Page, expect
+from playwright.async_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect
 
 from tests.browser.conftest import WAIT_MS, LiveServer, PageErrors
 from tests.browser.test_werewolf_portal import (
@@ -30,8 +30,8 @@ from werewolf.selectors import werewolf_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 WITCH, VICTIM, TARGET = 7, 15, 16  # seats of tests/werewolf/players.py
 WAITING = "夜晚已结束，等待导演公布"
 QUESTION = f"确定对 P{TARGET} 使用 毒药？此技能只能使用一次。"
