@@ -23,6 +23,11 @@ from types import FrameType
 from config.embedded import ensure_redis_url
 
 STOP_SECONDS = 10.0  # how long children get to exit after SIGTERM before SIGKILL
+# Beat writes its whole schedule to the database as it starts, and its SIGTERM handler saves
+# from inside whatever it is doing: a signal in that window ends in a traceback about a closed
+# database. So beat is only signalled once it has run this long (seconds; its start takes
+# about one on a quiet machine, a few under load); Ctrl-C right after the start waits for it.
+BEAT_SETTLE_SECONDS = 8.0
 
 
 class _Signals:
@@ -72,7 +77,9 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+def _stop_children(children: list[subprocess.Popen[bytes]], beat_at: float | None) -> None:
+    if beat_at is not None:
+        time.sleep(max(0.0, beat_at + BEAT_SETTLE_SECONDS - time.monotonic()))
     for child in children:
         if child.poll() is None:
             child.terminate()  # once, to the child itself; it stops its own helpers
@@ -105,6 +112,7 @@ def main() -> int:
     signals.install()
     redis = ensure_redis_url()
     children: list[subprocess.Popen[bytes]] = []
+    beat_at: float | None = None
     try:
         _manage(signals, "migrate", "--noinput", "-v", "0")
         if os.environ.get("RUN_SKIP_DEMO", "") not in ("", "0"):
@@ -116,6 +124,8 @@ def main() -> int:
             if signals.requested:
                 return 0
             children.append(subprocess.Popen(command, start_new_session=True))  # noqa: S603
+            if "beat" in command:
+                beat_at = time.monotonic()
         print(f"serving on http://127.0.0.1:{port}/  (Ctrl-C stops everything)", flush=True)
         while not signals.requested:
             if any(child.poll() is not None for child in children):
@@ -130,7 +140,7 @@ def main() -> int:
         signals.requested = True
         signals.interruptible = False
         try:
-            _stop_children(children)
+            _stop_children(children, beat_at)
         finally:
             if redis is not None:
                 redis.stop()

@@ -15,7 +15,12 @@
     fetch(location.pathname + "?part=state", { credentials: "same-origin" })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
       .then(function (html) {
-        if (html !== null) { region.innerHTML = html; arm(); }
+        if (html !== null) {
+          var chosen = choices();
+          region.innerHTML = html;
+          restore(chosen);
+          arm();
+        }
         mark(socketOpen);
       })
       .catch(function () { /* the next event or reconnect redraws */ })
@@ -23,6 +28,29 @@
         fetching = false;
         if (again) { again = false; redraw(); }
       });
+  }
+
+  // A redraw keeps what the player has chosen but not sent yet (a skill's target, a vote):
+  // each select is known by its form's skill (or action) and its own name.
+  function selectKey(select) {
+    var form = select.form;
+    var skill = form && form.querySelector("input[name=skill]");
+    return (skill ? skill.value : (form && form.getAttribute("action")) || "") + "|" + select.name;
+  }
+  function choices() {
+    var chosen = {};
+    region.querySelectorAll("select").forEach(function (select) {
+      if (select.value) chosen[selectKey(select)] = select.value;
+    });
+    return chosen;
+  }
+  function restore(chosen) {
+    region.querySelectorAll("select").forEach(function (select) {
+      var value = chosen[selectKey(select)];
+      if (value && select.querySelector('option[value="' + CSS.escape(value) + '"]')) {
+        select.value = value;
+      }
+    });
   }
 
   var socketOpen = false;
