@@ -17,6 +17,7 @@ from typing import Any
 
 from . import victory
 from .draft import Draft
+from .hooks import hooks
 from .ruleset import CHECKS, Ruleset, RulesetError, Trigger
 from .state import CAUSE_LOST_FEIGN, CAUSE_RED_CARD, CAUSE_SUBSTITUTE, Out
 
@@ -119,6 +120,8 @@ def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
     for skill, t in held:
         if not t.after_check:
             TRIGGERS[t.handler](d, pid, t, Fired(pid, cause, night, skill))
+    for hook in hooks(d.rs, "out"):
+        hook(d, pid, cause, night)
     if victory.check(d):
         return
     for skill, t in held:

@@ -43,6 +43,10 @@ from .steps import available, charmed, progress, put_sub, subs, team_of
 Now = datetime | float | int
 SkillHandler = Callable[[Draft, Player, Skill, int, float], None]
 HANDLERS: dict[str, SkillHandler] = {}
+# Handlers of skills naming another count of targets than one (``Skill.targets``), or an
+# ``option``: they get the whole action and check its targets themselves.
+WideHandler = Callable[[Draft, Player, Skill, UseSkill, float], None]
+WIDE: dict[str, WideHandler] = {}
 
 
 def seconds(now: Now) -> float:
@@ -59,7 +63,7 @@ def register_handler(name: str) -> Callable[[SkillHandler], SkillHandler]:
 
 def _check_names(rs: Ruleset) -> None:
     for sk in rs.skills.values():
-        if sk.handler is not None and sk.handler not in HANDLERS:
+        if sk.handler is not None and sk.handler not in HANDLERS and sk.handler not in WIDE:
             raise RulesetError(f"skills.{sk.key}.handler", f"unknown handler {sk.handler}")
 
 
@@ -183,6 +187,15 @@ def use_skill(d: Draft, a: UseSkill, now: float) -> None:
             raise NotYourSkill(skill=a.skill)
     if charmed(d, p):
         raise Charmed()
+    if sk.handler in WIDE:
+        if sk.limited and p.used.get(sk.key, 0) >= 1:
+            raise SkillUsedUp(skill=sk.key)
+        if sk.step is not None:
+            _step_open(d, sk, now)
+        WIDE[sk.handler](d, p, sk, a, now)
+        if sk.step is not None:
+            progress(d)
+        return
     target = target_of(d, p, sk, a.targets)
     if sk.limited and p.used.get(sk.key, 0) >= 1:
         raise SkillUsedUp(skill=sk.key)

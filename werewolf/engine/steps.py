@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from .draft import Draft
+from .hooks import hooks
 from .ruleset import NightStep
 from .state import NIGHT, Player
 
@@ -36,6 +37,7 @@ def available(d: Draft, p: Player, skill: str) -> bool:
         and skill in p.skills
         and not (sk.limited and p.used.get(skill, 0) >= 1)
         and not charmed(d, p)
+        and all(ok(d, p, skill) for ok in hooks(d.rs, "available"))
     )
 
 
