@@ -10,7 +10,9 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
   win check (炼狱, 早夭, 遇难, 附身, 勾魂's window …);
 - ``vote_modifiers`` (d, mods) → mods: the day's vote modifiers (独尊, 诅咒, 票台);
 - ``voted_out`` (d, pid) → bool: True when the top-voted player does not go out (天罡护体, 守护);
-- ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now.
+- ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
+- ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
+- ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False).
 
 ``load_ruleset`` refuses a hook name that is not registered. No rule post is named here.
 """
@@ -32,6 +34,8 @@ POINTS = frozenset(
         "vote_modifiers",
         "voted_out",
         "available",
+        "spare",
+        "window_closed",
     }
 )
 Hook = Callable[..., Any]

@@ -81,6 +81,8 @@ def out_by(
     技能则发动的[爱慕]无效)."""
     if d.winner is not None:
         return
+    if any(hook(d, pid, cause, night) for hook in hooks(d.rs, "spare")):
+        return
     if not replaced(d, pid, cause, night=night, void=void):
         eliminate(d, pid, cause, night=night)
 

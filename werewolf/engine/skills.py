@@ -35,6 +35,7 @@ from .errors import (
     UnknownPlayer,
     WindowClosed,
 )
+from .hooks import hooks
 from .outcomes import out_by
 from .ruleset import CHECKS, Ruleset, RulesetError, Skill
 from .state import CAUSE_SHOT, NIGHT, OVER, GameState, Player
@@ -218,6 +219,8 @@ def forgo(d: Draft, a: Forgo, now: float) -> None:
         if sk.forfeit_announce is not None:
             text = d.rs.text(sk.forfeit_announce, old=p.name)
             d.public(sk.forfeit_announce, {"text": text})
+        for hook in hooks(d.rs, "window_closed"):
+            hook(d, w, False)
         return
     if not available(d, p, sk.key):
         raise NotYourSkill(skill=sk.key)

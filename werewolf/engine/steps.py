@@ -212,3 +212,5 @@ def expire_window(d: Draft, w: dict[str, Any]) -> None:
     if skill.forfeit_announce is not None:
         text = d.rs.text(skill.forfeit_announce, old=d.name(w["actor"]))
         d.public(skill.forfeit_announce, {"text": text})
+    for hook in hooks(d.rs, "window_closed"):
+        hook(d, w, False)
