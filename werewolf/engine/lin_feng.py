@@ -98,7 +98,9 @@ def followers(d: Draft, pid: int) -> list[int]:
     )
 
 
-def convert(d: Draft, pid: int, faction: str, why: str, *, strip: bool = False) -> bool:
+def convert(
+    d: Draft, pid: int, faction: str, why: str, *, strip: bool = False, silent: bool = False
+) -> bool:
     """``pid`` joins ``faction`` (losing every skill with ``strip``); its 不定 follow silently.
     Only the converted character is told (RULINGS 061-3). False when 磐石 holds it."""
     p = d.p(pid)
@@ -115,7 +117,7 @@ def convert(d: Draft, pid: int, faction: str, why: str, *, strip: bool = False) 
         w.links.pop("hostage", None)
     d.note("阵营", f"{p.name}因{why}加入{_fname(d, faction)}。", target=pid, faction=faction)
     d.directors("converted", {"id": pid, "from": before, "to": faction, "why": why})
-    if w.alive:
+    if w.alive and not silent:
         d.to(pid, "converted", {"faction": faction, "faction_name": _fname(d, faction), "why": why})
     _follow(d, pid, set())
     return True
@@ -412,7 +414,7 @@ def _e_kill(n: Night, actor: int, sk: Skill, targets: list[int], option: str | N
 def _e_possess(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     t = targets[0]
     n.op("link", actor, "possess", t)
-    n.op("convert", actor, n.factions[t], "附身")
+    n.op("convert", actor, n.factions[t], "附身", "silent")
     n.factions[actor] = n.factions[t]
     n.d.note("附身", f"幽灵{n.d.name(actor)}附身{n.d.name(t)}。", actor=actor, target=t)
 
@@ -421,7 +423,7 @@ def _e_possess(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
 def _e_hostage(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     t = targets[0]
     n.op("link", actor, "hostage", t)
-    n.op("convert", actor, n.factions[t], "遇难")
+    n.op("convert", actor, n.factions[t], "遇难", "silent")
     n.factions[actor] = n.factions[t]
     n.d.note("遇难", f"人质{n.d.name(actor)}选择{n.d.name(t)}。", actor=actor, target=t)
 
@@ -706,7 +708,7 @@ def _apply(d: Draft, ops: list[Op]) -> None:
     for op in ops:
         kind, *rest = op
         if kind == "convert":
-            convert(d, int(rest[0]), str(rest[1]), str(rest[2]))
+            convert(d, int(rest[0]), str(rest[1]), str(rest[2]), silent=len(rest) > 3)
         elif kind == "link":
             d.wp(int(rest[0])).links[str(rest[1])] = int(rest[2])
         elif kind == "status":
@@ -1000,7 +1002,8 @@ def _together(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
         first = [v for v, tgt in _day_ballots(d) if tgt == pid]
         who = first[:1]
     else:
-        by = (d.night.get("lf_sources") or {}).get(str(pid), []) if f.night else []
+        # the kill that landed (出刀顺序: the first), not a later one that found it out already
+        by = (d.night.get("lf_sources") or {}).get(str(pid), [])[:1] if f.night else []
         who = [*by, *d.flags.get("lf_by", {}).get(str(pid), [])]
     for q in dict.fromkeys(who):
         if d.p(q).alive:

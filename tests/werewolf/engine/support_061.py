@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine.events import GameEvent
 from werewolf.engine import (
+    Forgo,
     UseSkill,
     apply_action,
     day_vote,
@@ -118,10 +119,36 @@ def game(
     return state
 
 
-def vote(state: GameState, ballots: Sequence[tuple[int, int]]) -> tuple[GameState, list[GameEvent]]:
-    """The day's vote from ``(voter, target)`` ballots, earliest first."""
+def vote(
+    state: GameState, ballots: Sequence[tuple[int, int]], *, favor: int | None = None
+) -> tuple[GameState, list[GameEvent]]:
+    """The day's vote from ``(voter, target)`` ballots, earliest first. A 天使 asked for 偏爱
+    uses it on ``favor``, or forgoes it."""
     totals = tally(state, dict(ballots))
-    return day_vote(state, totals, rng(), close_at(state), ballots=list(ballots))
+    at = close_at(state)
+    state, events = day_vote(state, totals, rng(), at, ballots=list(ballots))
+    for w in state.windows:
+        if w["skill"] == "favor":
+            if favor is None:
+                action: Any = Forgo(actor=w["actor"], skill="favor")
+            else:
+                action = UseSkill(actor=w["actor"], skill="favor", targets=(favor,))
+            state, ev = apply_action(state, action, rng(), at + MIN)
+            events += ev
+    return state, events
+
+
+def window(
+    state: GameState, actor: int, skill: str, target: int
+) -> tuple[GameState, list[GameEvent]]:
+    """A day window's use (狩猎, 公敌, 勾魂, 怨恨, 遗志) a minute before it closes."""
+    action = UseSkill(actor=actor, skill=skill, targets=(target,))
+    until = [w["until"] for w in state.windows if w["actor"] == actor and w["skill"] == skill]
+    return apply_action(state, action, rng(), (until[0] if until else close_at(state)) - MIN)
+
+
+def windows(state: GameState) -> list[tuple[int, str]]:
+    return [(w["actor"], w["skill"]) for w in state.windows]
 
 
 def faction(state: GameState, pid: int) -> str:
