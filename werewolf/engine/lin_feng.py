@@ -422,6 +422,13 @@ def _e_possess(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
 @effect("hostage")
 def _e_hostage(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     t = targets[0]
+    drifter = _params(n.d)["drifter"]
+    if n.factions[t] == drifter:
+        # The 幽灵 possessed the 人质 and the 人质 chose the 幽灵: neither would have a faction;
+        # the seed chooses the 人质's host among the others (a decision; the post is silent).
+        pool = sorted(q for q, f in n.factions.items() if f != drifter)
+        t = n.d.rng.choice(pool)
+        n.d.note("遇难", "人质与幽灵互相选择，人质的遇难对象随机决定。", actor=actor, target=t)
     n.op("link", actor, "hostage", t)
     n.op("convert", actor, n.factions[t], "遇难", "silent")
     n.factions[actor] = n.factions[t]
