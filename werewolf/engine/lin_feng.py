@@ -776,6 +776,7 @@ def _night_open(d: Draft) -> None:
     one-night skills of the day before (公敌's 预言) are given."""
     if d.night.get("prelude"):
         return
+    d.set_night(lf_outs_at_open=len(d.outs))
     params = _params(d)
     immune = set(params["soul_immune_roles"])
     for w in [x for x in d.windows if x["skill"] == "soul"]:
@@ -813,7 +814,10 @@ def _night_end(d: Draft) -> None:
         return
     if d.night.get("prelude"):
         return
-    tonight = [o for o in d.outs if o.night and o.day == d.day]
+    # 平安夜: no out from any cause since the night opened (勾魂's 反噬 included), the day's
+    # vote-out that waited for 偏爱 aside.
+    since = d.outs[int(d.night.get("lf_outs_at_open", len(d.outs))) :]
+    tonight = [o for o in since if o.night or o.cause != CAUSE_VOTE]
     sources = dict(d.night.get("lf_sources") or {})
     causers = d.flags.get("lf_by", {})
     for actor, target in d.night.get("lf_insight", []):

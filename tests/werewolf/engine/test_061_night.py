@@ -363,3 +363,56 @@ def test_enemy_the_first_killer_of_the_treasure_converts_one() -> None:
     assert faction(state, ANGEL) == "poison"
     assert state.players[ANGEL].skills == ()
     assert alive(state, 13) == [False]
+
+
+def test_cunning_a_borrowed_zhen_spends_the_poisoners_marks_and_keeps_its_gain() -> None:
+    """妖狐因偷取到<鸩毒>而获得的<救治><杀人>可成为妖狐的永久技能 (RULINGS 061-9)."""
+    state = edit(day1(), POISONER, counters={"marks": 2})
+    state, _ = play(state, [(FOX, "cunning", POISONER, "poisoner")])
+    assert state.players[FOX].flags["borrow"]["skills"] == ["zhen"]
+    state, _ = play(state, [(FOX, "borrowed", (), "zhen:2")])
+    assert state.players[POISONER].counters["marks"] == 0
+    assert "cure" in state.players[FOX].skills
+    assert "borrowed" not in state.players[FOX].skills  # 在下一个游戏日夜晚使用 (one night)
+
+
+@pytest.mark.parametrize(
+    ("carded", "check"),
+    [
+        # RULINGS 061-6: a red card is an out like any other for forced and others' triggers …
+        (AMBITIOUS, lambda s, ev: "supreme" in s.players[SHADOW].skills),  # 继承
+        (QUEEN, lambda s, ev: any("kill" in s.players[p].skills for p in (KING, HUNTER, JUDGE))),
+        (KING, lambda s, ev: s.players[POISONER].counters.get("marks") == 1),  # 炼狱
+        (FOX, lambda s, ev: not s.players[PSYCHIC].alive),  # 早夭
+        (PIPER, lambda s, ev: not s.players[HOSTAGE].alive),  # 遇难
+        # … but the carded player's own optional skills do not fire: no 狩猎.
+        (HUNTER, lambda s, ev: (HUNTER, "hunt") not in windows(s)),
+    ],
+)
+def test_red_card_fires_forced_and_others_triggers(carded: int, check: Any) -> None:
+    from werewolf.engine import red_card
+
+    from .support_061 import close_at, rng
+
+    state = day1()
+    state, events = red_card(state, carded, rng(), close_at(state) - 3600)
+    assert not state.players[carded].alive
+    assert check(state, events)
+
+
+def test_red_card_is_not_blocked_by_guard() -> None:
+    from werewolf.engine import red_card
+
+    from .support_061 import close_at, rng
+
+    state, _ = play(day1(), [(RANGER, "guard", 13)], votable=(13,))
+    state, _ = red_card(state, 13, rng(), close_at(state) - 3600)
+    assert outs(state) == [(13, "红牌罚下")]
+
+
+def test_a_night_with_only_a_backlash_is_no_peaceful_night() -> None:
+    state, _ = vote(day1(possess=13), [(5, KING), (6, KING)])
+    state, _ = window(state, KEEPER, "soul", 13)
+    state, _ = play(state)
+    assert (KEEPER, "反噬") in outs(state)
+    assert state.flags["lf_peaceful"] == 0
