@@ -52,6 +52,11 @@ def _params(d: Draft) -> dict[str, Any]:
     return dict(d.rs.params)
 
 
+def _key(d: Draft, name: str) -> str:
+    """A faction or role key the handlers act on, named by the ruleset's ``params``."""
+    return str(d.rs.params[name])
+
+
 def _holders(d: Draft, skill: str, *, alive: bool = True) -> list[Player]:
     return [p for p in d.players.values() if skill in p.skills and (p.alive or not alive)]
 
@@ -303,8 +308,8 @@ def _hunt(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     was the wolves' last, or names its own faction's member (磐石: nothing at all)."""
     _drop(d, w)
     t = d.p(target)
-    last = p.faction == "wolves" and not any(
-        q.alive and q.faction == "wolves" for q in d.players.values()
+    last = p.faction == _key(d, "wolf_faction") and not any(
+        q.alive and q.faction == _key(d, "wolf_faction") for q in d.players.values()
     )
     if last or t.faction == p.faction or rocked(d, t):
         d.to(p.id, "feedback", {"kind": "hunt", "text": "狩猎发动失败。"})
@@ -528,7 +533,7 @@ def _e_pipe(n: Night, actor: int, sk: Skill, targets: list[int], option: str | N
 @effect("command")
 def _e_command(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     for t in targets:
-        if n.factions[t] == "wolves":
+        if n.factions[t] == _key(n.d, "wolf_faction"):
             n.op("pack", t)
 
 
@@ -582,7 +587,7 @@ def _e_prophecy(n: Night, actor: int, sk: Skill, targets: list[int], option: str
 @effect("whisper")
 def _e_whisper(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     n.op("used", actor, sk.key)
-    for q in _role_holders(n.d, "keeper"):
+    for q in _role_holders(n.d, _key(n.d, "whisper_role")):
         if q.alive:
             n.tell(q.id, "whisper", f"宝藏传音：{option}", words=option)
 
@@ -764,7 +769,7 @@ def _join_pack(d: Draft, pid: int) -> None:
     d.set_flag("lf_pack", pack)
     members = [{"id": q, "name": d.name(q)} for q in pack]
     for q in pack:
-        d.to(q, "team", {"faction": "wolves", "pack": True, "members": members})
+        d.to(q, "team", {"faction": _key(d, "wolf_faction"), "pack": True, "members": members})
 
 
 # --- hooks --------------------------------------------------------------------------------------
@@ -789,12 +794,12 @@ def _night_open(d: Draft) -> None:
             if t.role in immune or not t.alive:
                 _tell(d, keeper.id, "soul", "勾魂失败。")  # void on 幽灵/人质 even in 宝藏阵营
                 continue
-            if t.faction == "treasure":
+            if t.faction == _key(d, "soul_faction"):
                 d.note("反噬", f"勾魂对象{t.name}属于宝藏阵营，勾魂失败，守宝人出局。")
                 _tell(d, keeper.id, "soul", "勾魂失败。")
                 _out(d, keeper.id, CAUSE_BACKLASH, night=False)
                 break
-            if not convert(d, target, "treasure", "勾魂"):
+            if not convert(d, target, _key(d, "soul_faction"), "勾魂"):
                 _tell(d, keeper.id, "soul", "勾魂失败。")
                 continue
             _tell(d, keeper.id, "soul", "勾魂成功。")
@@ -854,9 +859,10 @@ def _day_open(d: Draft) -> None:
 
 def _rosters(d: Draft) -> None:
     params = _params(d)
-    wolves = [{"id": p.id, "name": p.name} for p in d.players.values() if p.faction == "wolves"]
+    wolf = _key(d, "wolf_faction")
+    wolves = [{"id": p.id, "name": p.name} for p in d.players.values() if p.faction == wolf]
     for king in _role_holders(d, params["king_role"]):
-        d.to(king.id, "roster", {"faction": "wolves", "members": wolves})
+        d.to(king.id, "roster", {"faction": wolf, "members": wolves})
         d.set_flag("lf_pack", [king.id])
     drifter = params["drifter"]
     for f in d.rs.factions.values():
@@ -870,7 +876,7 @@ def _rosters(d: Draft) -> None:
 
 def _unpipe(d: Draft) -> None:
     """吹笛状态…当且仅当吹笛者阵营判负时才会解除，此事件发生时会进行公示."""
-    if "piper" in d.lost and not d.flags.get("lf_unpiped"):
+    if _key(d, "piper_faction") in d.lost and not d.flags.get("lf_unpiped"):
         d.set_flag("lf_unpiped", True)
         for p in d.players.values():
             if "piped" in p.statuses:
@@ -909,7 +915,7 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
     if p.faction in params["announce_roles_of"]:
         text = d.rs.text("treasure_out", name=p.name, role=d.role_name(pid))
         d.public("role_shown", {"text": text, "id": pid, "role": d.role_name(pid)})
-    if p.faction == "wolves":
+    if p.faction == _key(d, "wolf_faction"):
         for q in _holders(d, "purgatory"):
             d.wp(q.id).counters["marks"] = q.counters.get("marks", 0) + 1
             _tell(d, q.id, "purgatory", "一名狼人阵营的角色出局，你获得一个<炼>标记。")
@@ -924,7 +930,7 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
                     {**w, "count": int(w.get("count", 1)) + 1} if w is current else w
                     for w in d.windows
                 )
-    if p.role == "fox":
+    if p.role == _key(d, "early_death_role"):
         for q in _holders(d, "early_death"):
             _out(d, q.id, CAUSE_EARLY, night=night)
     ghost = next((q for q in d.players.values() if q.links.get("possess") == pid and q.alive), None)
@@ -943,12 +949,12 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
         for q in _holders(d, "advise"):
             d.wp(q.id).skills = tuple(s for s in q.skills if s != "advise")
             _tell(d, q.id, "advise", "狼后出局，你失去<献策>。")
-    if p.role == "ambitious" and ghost is None:
+    if p.role == _key(d, "inherit_role") and ghost is None:
         for q in _holders(d, "inherit"):
             held = p.skills or d.base.players[pid].skills
             w = d.wp(q.id)
             w.skills = (*w.skills, *[s for s in held if s not in w.skills])
-            if p.faction == "ambition":
+            if p.faction == _key(d, "inherit_faction"):
                 w.flags["void_voters"] = list(p.flags.get("void_voters", []))
             used = {d.rs.skills[s].name: n for s, n in p.used.items()}
             _tell(d, q.id, "inherit", "你继承了野心家的全部技能。", used=used)
@@ -962,7 +968,7 @@ def _pass_on(d: Draft, pid: int, t: Trigger, f: Fired) -> bool:
     """传位: unless a 幽灵 possesses the 狼后, a random wolf gets <传位><杀人>."""
     if any(q.links.get("possess") == pid and q.alive for q in d.players.values()):
         return False
-    pool = sorted(q.id for q in d.living() if q.faction == "wolves")
+    pool = sorted(q.id for q in d.living() if q.faction == _key(d, "wolf_faction"))
     if not pool:
         return False
     heir = d.rng.choice(pool)
@@ -1098,7 +1104,7 @@ def _living(d: Draft, faction: str) -> list[Player]:
 
 
 def _piped(d: Draft, p: Player) -> bool:
-    return "piped" in p.statuses and "piper" not in d.lost
+    return "piped" in p.statuses and _key(d, "piper_faction") not in d.lost
 
 
 @victory.register_condition("lf_all_piped")

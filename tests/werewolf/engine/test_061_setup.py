@@ -4,6 +4,7 @@ words, the night's steps in the post's order; 分发身份 → 附身, 遇难 �
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -149,3 +150,55 @@ def test_a_host_not_chosen_in_time_is_drawn_from_the_seed() -> None:
         host = state.players[pid].links[link]
         assert host != pid
         assert faction(state, pid) == faction(state, host) or host in (GHOST, HOSTAGE)
+
+
+def _data() -> dict:
+    import json
+
+    from werewolf.engine.ruleset import RULESET_DIR
+
+    return json.loads((RULESET_DIR / f"{L61}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d["hooks"].update(out=["no_such_hook"]), "hooks.out"),
+        (lambda d: d["hooks"].update(sometime=["lf_out"]), "hooks"),
+        (lambda d: d["skills"]["stage"].update(targets="half"), "skills.stage.targets"),
+        (lambda d: d["night_steps"][0].update(nights="sometimes"), "night_steps"),
+        (lambda d: d.update(first="noon"), "first"),
+        (lambda d: d["skills"]["enemy"]["triggers"][0].update(handler="nope"), "skills.enemy"),
+        (lambda d: d["victory"]["poison"]["win"][0].update(kind="nope"), "victory.poison"),
+        (lambda d: d.update(settlement=["lf_night", "nope"]), "settlement"),
+    ],
+)
+def test_load_ruleset_refuses_unknown_names(change: Any, field: str) -> None:
+    from werewolf.engine.ruleset import RulesetError, load_ruleset
+
+    data = _data()
+    change(data)
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(data)
+    assert err.value.field.startswith(field)
+
+
+def test_a_triggers_causes_are_data() -> None:
+    """共死 answers every cause but a red card; with its causes set to 投票 alone in the data,
+    a 地雷 killed at night takes nobody."""
+    from werewolf.engine.ruleset import _REGISTRY, load_ruleset
+
+    from .support_061 import MINE
+
+    data = _data()
+    data["skills"]["together"]["triggers"][0]["causes"] = ["投票"]
+    changed = load_ruleset(data)
+    original = _REGISTRY[L61]
+    _REGISTRY[L61] = changed
+    try:
+        state, _ = play(game(possess=17, hostage=16), [(QUEEN, "kill", MINE)])
+        assert [(o.id, o.cause) for o in state.outs] == [(MINE, "杀人")]
+    finally:
+        _REGISTRY[L61] = original
+    state, _ = play(game(possess=17, hostage=16), [(QUEEN, "kill", MINE)])
+    assert [(o.id, o.cause) for o in state.outs] == [(MINE, "杀人"), (QUEEN, "共死")]
