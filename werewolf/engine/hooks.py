@@ -12,7 +12,8 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 - ``voted_out`` (d, pid) → bool: True when the top-voted player does not go out (天罡护体, 守护);
 - ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
-- ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False).
+- ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
+- ``view`` (d, player, view) → view: what a player's own view adds (061's roster, 狼群, marks).
 
 ``load_ruleset`` refuses a hook name that is not registered. No rule post is named here.
 """
@@ -36,6 +37,7 @@ POINTS = frozenset(
         "available",
         "spare",
         "window_closed",
+        "view",
     }
 )
 Hook = Callable[..., Any]

@@ -27,7 +27,7 @@ from games.engine.errors import InvalidInput
 from . import victory
 from .actions import UseSkill
 from .draft import Draft
-from .errors import InvalidTarget, RepeatTarget, WindowClosed
+from .errors import InvalidTarget, RepeatTarget, SkillUsedUp, WindowClosed
 from .hooks import register_hook
 from .night import APPLIERS, Hits, register_stage
 from .outcomes import Fired, open_window, out_by, register_trigger
@@ -863,6 +863,7 @@ def _rosters(d: Draft) -> None:
     wolves = [{"id": p.id, "name": p.name} for p in d.players.values() if p.faction == wolf]
     for king in _role_holders(d, params["king_role"]):
         d.to(king.id, "roster", {"faction": wolf, "members": wolves})
+        d.wp(king.id).flags["roster"] = wolves
         d.set_flag("lf_pack", [king.id])
     drifter = params["drifter"]
     for f in d.rs.factions.values():
@@ -872,6 +873,7 @@ def _rosters(d: Draft) -> None:
         for p in d.players.values():
             if p.faction == f.key and d.rs.roles[p.role].faction != drifter:
                 d.to(p.id, "roster", {"faction": f.key, "members": members})
+                d.wp(p.id).flags["roster"] = members
 
 
 def _unpipe(d: Draft) -> None:
@@ -1146,3 +1148,36 @@ def _day_reached(d: Draft, faction: str, c: Condition) -> bool:
 
 
 __all__ = ["convert", "count_chars", "followers", "rocked"]
+
+
+def _ask(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
+    """不定阵营的角色有且仅有一次机会询问导演，得知当前所属的阵营 (any time, once)."""
+    if a.targets:
+        raise InvalidInput(reason="no target")
+    if p.used.get(sk.key):
+        raise SkillUsedUp(skill=sk.key)
+    d.wp(p.id).used[sk.key] = 1
+    _tell(d, p.id, sk.key, f"你当前属于{_fname(d, p.faction)}。", faction=p.faction)
+    d.directors("submitted", {"actor": p.id, "skill": sk.key}, p.id)
+
+
+WIDE["lf_ask"] = _ask
+
+
+@register_hook("lf_view")
+def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
+    """A player's own [061] facts: its roster (互知), the 狼群 it is in, its <炼> marks, the
+    skills a 狡黠 offers, and the public ones: who is piped, who is on today's 票台."""
+    extra: dict[str, Any] = {}
+    if p.flags.get("roster") is not None:
+        extra["roster"] = p.flags["roster"]
+    pack = [int(q) for q in d.flags.get("lf_pack", [])]
+    if p.id in pack:
+        extra["pack"] = [{"id": q, "name": d.name(q), "alive": d.p(q).alive} for q in pack]
+    if "purgatory" in p.skills or p.counters.get("marks"):
+        extra["marks"] = p.counters.get("marks", 0)
+    if p.flags.get("borrow"):
+        extra["borrow"] = p.flags["borrow"]
+    extra["piped"] = sorted(q.id for q in d.players.values() if "piped" in q.statuses)
+    extra["stage"] = sorted(q.id for q in d.living() if q.statuses.get("stage") == d.day)
+    return {**view, "lin_feng": extra}

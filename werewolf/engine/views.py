@@ -13,6 +13,7 @@ from typing import Any
 from .ballot import ballots
 from .day import vote_modifiers
 from .draft import open_draft
+from .hooks import hooks
 from .setup import role_card
 from .state import DAY, NIGHT, GameState
 from .steps import available, team_of
@@ -93,6 +94,8 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
                     if rs.skills[s].effect == "kill" and "团队" in rs.skills[s].tags
                 },
             }
+    for hook in hooks(rs, "view"):
+        view = hook(d, p, view)
     return view
 
 

@@ -202,3 +202,28 @@ def test_a_triggers_causes_are_data() -> None:
         _REGISTRY[L61] = original
     state, _ = play(game(possess=17, hostage=16), [(QUEEN, "kill", MINE)])
     assert [(o.id, o.cause) for o in state.outs] == [(MINE, "杀人"), (QUEEN, "共死")]
+
+
+def test_a_drifter_may_ask_its_faction_once() -> None:
+    """不定阵营的角色有且仅有一次机会询问导演，得知当前所属的阵营。"""
+    from werewolf.engine import UseSkill, apply_action
+    from werewolf.engine.errors import SkillUsedUp
+
+    state = game(possess=QUEEN, hostage=FOX)
+    ask = UseSkill(actor=GHOST, skill="ask", targets=())
+    state, events = apply_action(state, ask, rng(), 0)
+    assert [e.payload["text"] for e in events if e.kind == "feedback"] == ["你当前属于狼人阵营。"]
+    with pytest.raises(SkillUsedUp):
+        apply_action(state, ask, rng(), 0)
+
+
+def test_the_players_view_shows_its_roster_pack_and_marks() -> None:
+    from werewolf.engine import player_view
+
+    state = game(possess=QUEEN, hostage=FOX)
+    king = player_view(state, KING)["lin_feng"]
+    assert [m["id"] for m in king["roster"]] == [1, 2, 3, 4, GHOST]
+    assert [m["id"] for m in king["pack"]] == [KING]
+    assert player_view(state, POISONER)["lin_feng"]["marks"] == 0
+    assert len(player_view(state, QUEEN)["lin_feng"]["stage"]) == 6  # public: today's 票台
+    assert "roster" not in player_view(state, GHOST)["lin_feng"]
