@@ -411,8 +411,7 @@ def effect(name: str) -> Any:
 
 @effect("kill")
 def _e_kill(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
-    n.kills.append((sk.key, actor, targets[0]))
-    n.d.note("指杀", f"{n.d.name(actor)}指杀{n.d.name(targets[0])}。", actor=actor)
+    n.kills.append((sk.key, actor, targets[0]))  # (the trace notes it with the night's kills)
 
 
 @effect("possess")
@@ -489,6 +488,8 @@ def _e_borrowed(n: Night, actor: int, sk: Skill, targets: list[int], option: str
     """The borrowed skill acts at the 妖狐's step (RULINGS 061-7): its kill comes first."""
     key, _, arg = (option or "").partition(":")
     inner = n.d.rs.skills[key]
+    names = "、".join(n.d.name(t) for t in targets)
+    n.d.note("狡黠", f"妖狐{n.d.name(actor)}使用借来的<{inner.name}>：{names}。", actor=actor)
     EFFECTS[inner.effect or ""](n, actor, inner, targets, arg or None)
 
 

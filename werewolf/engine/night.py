@@ -208,7 +208,7 @@ def _kill(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
         hits.append([target, CAUSE_KILL, actor])
 
 
-# Appliers of a ruleset's own effects (keys beyond EFFECT_KEYS), run after 099's in key order.
+# Appliers of a ruleset's own effects (keys beyond EFFECT_KEYS), run in key order before 099's.
 Applier = Callable[[Draft, Any], None]
 APPLIERS: dict[str, Applier] = {}
 
