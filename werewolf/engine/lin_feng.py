@@ -48,6 +48,16 @@ CAUSE_SACRIFICE = "牺牲"
 Op = list[Any]
 
 
+class StageRepeat(RepeatTarget):
+    message = "<票台>不能连续两天对同一名玩家发动。"
+    message_en = "票台 cannot name the same player two days running."
+
+
+class CunningRepeat(RepeatTarget):
+    message = "<狡黠>不可连续两日对同一个角色使用。"
+    message_en = "狡黠 cannot name the same character two nights running."
+
+
 def _params(d: Draft) -> dict[str, Any]:
     return dict(d.rs.params)
 
@@ -200,7 +210,7 @@ def _check_option(d: Draft, p: Player, sk: Skill, targets: list[int], option: st
             raise InvalidInput("请猜测一个本局的身份。", reason="cunning needs a role key")
         last = p.flags.get("last_cunning")
         if last == [targets[0], d.day - 1]:
-            raise RepeatTarget()  # 狡黠不可连续两日对同一个角色使用
+            raise CunningRepeat()
     elif effect == "borrowed":
         # option "<skill>" or "<skill>:<its own option>" (a borrowed 鸩毒: "zhen:2")
         key, _, inner = (option or "").partition(":")
@@ -222,13 +232,13 @@ def _check_option(d: Draft, p: Player, sk: Skill, targets: list[int], option: st
     elif effect == "stage":
         before = set(d.flags.get("lf_stage_last", []))
         if before & set(targets):
-            raise RepeatTarget()  # 不能连续两天对同一名玩家发动技能
+            raise StageRepeat()
     elif effect == "curse":
         if targets[0] in d.flags.get("lf_cursed", []):
-            raise InvalidTarget(reason="每名玩家仅可以被选择一次")
+            raise InvalidTarget("<诅咒>每名玩家仅可以被选择一次。", reason="cursed before")
     elif effect == "insight":
         if targets[0] in p.flags.get("insight_done", []):
-            raise InvalidTarget(reason="此技能对每名玩家只能使用一次")
+            raise InvalidTarget("<明察>对每名玩家只能使用一次。", reason="insight before")
     elif effect == "verify" and option not in (None, "publish"):
         raise InvalidInput(reason="verify's option is publish or nothing")
 
@@ -238,7 +248,7 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     option; it replaces the actor's earlier one until the step closes."""
     targets = list(dict.fromkeys(a.targets))
     if len(targets) != len(a.targets):
-        raise InvalidInput(reason="a target named twice")
+        raise InvalidInput("同一名角色不能重复选择。", reason="a target named twice")
     want = _want(d, p, sk)
     inner = d.rs.skills.get((a.option or "").split(":")[0])
     if sk.effect == "borrowed" and inner is not None:
@@ -248,12 +258,15 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
         want = min(int(want) if isinstance(want, int) else 0, len(eligible))
     low, high = want if isinstance(want, tuple) else (want, want)
     if not low <= len(targets) <= high:
-        raise InvalidInput(reason=f"{low}-{high} targets")
+        raise InvalidInput(
+            f"须选择{low}至{high}名角色。" if low != high else f"须选择{low}名角色。",
+            reason=f"{low}-{high} targets",
+        )
     for t in targets:
         if t not in d.players or not d.p(t).alive:
-            raise InvalidTarget(reason="out")
+            raise InvalidTarget("已经出局的角色不能被选为技能的目标。", reason="out")
         if sk.target == "other" and t == p.id:
-            raise InvalidTarget(reason="self")
+            raise InvalidTarget("不能选择自己。", reason="self")
     option = a.option
     _check_option(d, p, sk, targets, option)
     all_subs = dict(d.night.get("subs", {}))
@@ -324,7 +337,9 @@ def _favor(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     RULINGS 061-8); not one on the 票台; the 天使 is named."""
     voted = int(w["voted"])
     if target == voted or d.p(target).statuses.get("stage") == d.day:
-        raise InvalidTarget(reason="不可以为铁柱票台上的角色")
+        raise InvalidTarget(
+            "偏爱的代替者不可以是被投票出局者本人或铁柱票台上的角色。", reason="favor target"
+        )
     _drop(d, w)
     d.wp(p.id).used["favor"] = 1
     text = d.rs.text("favor", angel=p.name, target=d.name(target), voted=d.name(voted))
@@ -347,7 +362,7 @@ def _soul(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
 
 def _grudge(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     if target not in w.get("voters", []):
-        raise InvalidTarget(reason="只能选择投票给洞察者的角色")
+        raise InvalidTarget("只能从投票给洞察者的角色中选择。", reason="not a voter")
     _drop(d, w)
     d.wp(p.id).used["grudge"] = 1
     _out(d, target, CAUSE_GRUDGE, night=False, by=[p.id])

@@ -416,3 +416,77 @@ def test_a_night_with_only_a_backlash_is_no_peaceful_night() -> None:
     state, _ = play(state)
     assert (KEEPER, "反噬") in outs(state)
     assert state.flags["lf_peaceful"] == 0
+
+
+def test_stage_not_chosen_in_time_is_drawn_from_the_seed() -> None:
+    """铁柱…视为放弃，票台人选随机产生 (RULINGS 13: not the current day's list)."""
+    from werewolf.engine import deadline_pass, night_open, night_publish, night_resolve
+
+    from .support_061 import close_at, rng
+
+    state = day1()
+    last = set(state.flags["lf_stage_last"])
+    state, _ = night_open(state, rng(), close_at(state))
+    at = state.closed_at or 0.0
+    state, _ = deadline_pass(state, rng(), at + 61 * 60)
+    state, _ = night_resolve(state, rng(3))
+    state, _ = night_publish(state, rng(), at + 12 * 3600)
+    staged = {p.id for p in state.players.values() if p.statuses.get("stage") == 2}
+    assert len(staged) == 19 // 3
+    assert not staged & last
+
+
+def test_an_override_of_the_hits_keeps_the_nights_other_effects() -> None:
+    from werewolf.engine import deadline_pass, night_open, night_publish, night_resolve
+
+    from .support_061 import close_at, rng
+
+    state = day1()
+    state, _ = night_open(state, rng(), close_at(state))
+    at = state.closed_at or 0.0
+    for pick in [(PIPER, "pipe", 5), (QUEEN, "kill", 13), (PILLAR, "stage", (12, 11, 10, 9, 8, 7))]:
+        state, _ = submit(state, pick, at + 60)
+    state, _ = deadline_pass(state, rng(), at + 61 * 60)
+    state, _ = night_resolve(state, rng())
+    assert state.result is not None
+    assert state.result["hits"] == [[13, "杀人", QUEEN]]
+    override = {"by": "导演B", "reason": "误判", "hits": []}
+    state, _ = night_publish(state, rng(), at + 12 * 3600, overrides=override)
+    assert outs(state) == []
+    assert "piped" in state.players[5].statuses
+
+
+def test_hunt_fails_when_the_hunter_was_the_last_wolf() -> None:
+    state = day1(possess=13)
+    for pid in (QUEEN, KING, JUDGE):
+        state = edit(state, pid, alive=False)
+    state, _ = vote(state, [(5, HUNTER), (6, HUNTER)])
+    state, events = window(state, HUNTER, "hunt", 12)
+    assert faction(state, 12) == "poison"
+    assert public(events, "hunt") == []
+
+
+def test_soul_two_wolves_out_in_a_day_two_picks() -> None:
+    state = edit(day1(), KEEPER, skills=("soul", "backlash"))  # no 牺牲, to count both
+    state, _ = vote(state, [(5, KING), (6, KING)])
+    state = edit(state, JUDGE, alive=False)
+    from werewolf.engine.draft import open_draft
+    from werewolf.engine.outcomes import eliminate
+
+    from .support_061 import rng
+
+    d = open_draft(state, rng(), 0)
+    d.wp(JUDGE).alive = True
+    eliminate(d, JUDGE, "红牌罚下", night=False)
+    state = d.finish()
+    assert [w.get("count", 1) for w in state.windows if w["skill"] == "soul"] == [2]
+    state, _ = window(state, KEEPER, "soul", FOX)
+    state, _ = window(state, KEEPER, "soul", ANGEL)
+    state, _ = play(state)
+    assert [faction(state, p) for p in (FOX, ANGEL)] == ["treasure", "treasure"]
+
+
+def test_the_same_seed_and_actions_replay_the_same_game() -> None:
+    from .test_061_property import Game
+
+    assert Game(7).play().to_json() == Game(7).play().to_json()
