@@ -797,6 +797,7 @@ def _night_open(d: Draft) -> None:
     one-night skills of the day before (公敌's 预言) are given."""
     if d.night.get("prelude"):
         return
+    _unpipe(d)
     d.set_night(lf_outs_at_open=len(d.outs))
     params = _params(d)
     immune = set(params["soul_immune_roles"])
@@ -868,6 +869,7 @@ def _day_open(d: Draft) -> None:
         return
     if d.day == 1:
         _rosters(d)
+    _unpipe(d)
     d.set_flag("lf_day_open", d.day)
     victory.check(d)
     d.set_flag("lf_day_open", None)

@@ -135,3 +135,18 @@ def test_treasure_wins_at_the_open_of_day_6(gone: tuple[int, ...], winner: str |
     state, _ = play(state, [(QUEEN, "kill", SEER)])
     assert state.day == 6
     assert state.winner == winner
+
+
+def test_pipes_are_lifted_and_announced_when_the_piper_faction_loses() -> None:
+    """吹笛状态…当且仅当吹笛者阵营判负时才会解除，此事件发生时会进行公示."""
+    from .support_061 import POISONER
+
+    state = piped(day1(), (5, 6))
+    state = out(state, (SEER, 19))
+    state = edit(state, POISONER, skills=("poison_kill",))
+    state, events = play(state, [(POISONER, "poison_kill", PIPER)])
+    assert "piper" in state.lost
+    assert not any("piped" in p.statuses for p in state.players.values())
+    assert [e.payload["text"] for e in events if e.kind == "unpipe"] == [
+        "吹笛者阵营判负，所有吹笛状态解除。"
+    ]
