@@ -87,6 +87,13 @@ def _tell(d: Draft, pid: int, skill: str, text: str, **facts: Any) -> None:
     w.flags["feedback"] = [*w.flags.get("feedback", []), {**entry, "day": d.day}]
 
 
+def _shown(d: Draft, pid: int) -> None:
+    """A role made public by a rule (宝藏阵营's out, 遗志): the players' view shows it."""
+    shown = [int(i) for i in d.flags.get("shown_roles", [])]
+    if pid not in shown:
+        d.set_flag("shown_roles", [*shown, pid])
+
+
 def _settling(d: Draft) -> bool:
     """A night's eliminations are being settled (the draft or its publication)."""
     return bool(d.night) or d.phase == NIGHT
@@ -372,6 +379,7 @@ def _legacy(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     _drop(d, w)
     text = d.rs.text("legacy", hostage=p.name, name=d.name(target), role=d.role_name(target))
     d.public("legacy", {"text": text, "target": target})
+    _shown(d, target)
 
 
 WINDOW_USES = {
@@ -935,6 +943,7 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
     if p.faction in params["announce_roles_of"]:
         text = d.rs.text("treasure_out", name=p.name, role=d.role_name(pid))
         d.public("role_shown", {"text": text, "id": pid, "role": d.role_name(pid)})
+        _shown(d, pid)
     if p.faction == _key(d, "wolf_faction"):
         for q in _holders(d, "purgatory"):
             d.wp(q.id).counters["marks"] = q.counters.get("marks", 0) + 1

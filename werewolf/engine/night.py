@@ -446,7 +446,8 @@ def night_publish(
     for target in result["effects"]["longevity"]:
         d.to(target, "feedback", {"kind": "longevity", "text": "[长生]已发动：你没有出局。"})
     yesterday = [
-        {"id": o.id, "name": d.name(o.id), "role": d.role_name(o.id), "cause": o.cause}
+        {"id": o.id, "name": d.name(o.id), "cause": o.cause}
+        | ({"role": d.role_name(o.id)} if d.rs.reveal_day_outs else {})
         for o in d.outs
         if o.day == d.day - 1 and not o.night
     ]

@@ -113,7 +113,8 @@ def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
     d.directors("out", {"id": pid, "cause": cause, "day": d.day, "night": night})
     if not night:
         # 白天出局的角色将立即公示，并公示身份。
-        d.public("out", {"id": pid, "name": p.name, "role": d.role_name(pid), "cause": cause})
+        shown = {"role": d.role_name(pid)} if d.rs.reveal_day_outs else {}
+        d.public("out", {"id": pid, "name": p.name, **shown, "cause": cause})
         d.to(pid, "you_are_out", {"cause": cause})
     if cause == CAUSE_RED_CARD:
         p.skills = ()

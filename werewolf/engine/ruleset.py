@@ -165,6 +165,9 @@ class Ruleset:
     # "night": the game starts with night 1 (099); "day": with a prelude (night 0: the setup
     # steps), then day 1, and night n follows day n (061).
     first: str = "night"
+    # 白天出局的角色将立即公示，并公示身份 (099); False: a role is public only when a rule
+    # announces it (061: 宝藏阵营, 遗志), listed in ``flags["shown_roles"]``.
+    reveal_day_outs: bool = True
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # see ``hooks``
     params: Mapping[str, Any] = field(default_factory=dict)  # the hooks' own data
 
@@ -324,6 +327,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         vote_reminder=None if reminder is None else (reminder[0], reminder[1]),
         texts=texts,
         first=_first(data),
+        reveal_day_outs=bool(data.get("reveal_day_outs", True)),
         hooks={k: tuple(v) for k, v in dict(data.get("hooks", {})).items()},
         params=dict(data.get("params", {})),
     )

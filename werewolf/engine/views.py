@@ -21,7 +21,8 @@ from .steps import available, team_of
 
 def _public_players(state: GameState) -> list[dict[str, Any]]:
     d = open_draft(state, random.Random(0))
-    day_out = {o.id: o for o in state.outs if not o.night}
+    day_out = {o.id for o in state.outs if not o.night and d.rs.reveal_day_outs}
+    day_out |= {int(i) for i in state.flags.get("shown_roles", [])}  # roles a rule made public
     out = []
     for p in state.players.values():
         entry: dict[str, Any] = {"id": p.id, "name": p.name, "alive": p.alive}

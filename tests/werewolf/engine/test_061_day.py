@@ -151,3 +151,17 @@ def test_legacy_the_hostage_out_by_its_host_reveals_a_role() -> None:
     assert outs(state) == [(13, "投票"), (HOSTAGE, "遇难")]
     state, events = window(state, HOSTAGE, "legacy", GHOST)
     assert texts(events, "legacy") == ["人质P19发动<遗志>：P18的身份为幽灵。"]
+
+
+def test_only_treasure_roles_are_public_when_out_by_day() -> None:
+    """RULINGS 061-3: only 宝藏阵营 members have their role announced."""
+    from werewolf.engine import player_view
+
+    state, events = vote(day1(), [(1, 12), (2, 12)])
+    shown = [e.payload for e in events if e.kind == "out" and e.audience.kind == "public"]
+    assert shown == [{"id": 12, "name": "P12", "cause": "投票"}]
+    state, _ = play(state, [], votable=(13,))
+    state, _ = vote(state, [(1, 13), (2, 13)])
+    roles = {p["id"]: p.get("role") for p in player_view(state, 3)["players"]}
+    assert roles[12] is None
+    assert roles[13] == "宝藏"
