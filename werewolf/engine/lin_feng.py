@@ -351,6 +351,7 @@ def _favor(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     d.wp(p.id).used["favor"] = 1
     text = d.rs.text("favor", angel=p.name, target=d.name(target), voted=d.name(voted))
     d.public("favor", {"text": text, "angel": p.id, "target": target, "voted": voted})
+    _shown(d, p.id)  # 发动此技能后公示天使马甲
     _out(d, target, CAUSE_FAVOR, night=False, by=[p.id])
 
 
@@ -973,6 +974,7 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
         if p.flags.get("void_voters"):
             w.flags["void_voters"] = list(p.flags["void_voters"])
         d.public("possessed", {"text": d.rs.text("possessed", name=ghost.name), "id": ghost.id})
+        _shown(d, ghost.id)
         _tell(d, ghost.id, "possess", f"你获得了{p.name}的全部技能。", skills=list(held))
     if p.role == params["queen_role"]:
         for q in _holders(d, "advise"):

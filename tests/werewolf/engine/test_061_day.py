@@ -97,6 +97,7 @@ def test_favor_another_goes_out_in_the_place_of_the_one_voted_out() -> None:
     assert outs(state) == [(12, "偏爱")]
     assert texts(events, "favor") == ["天使P7发动<偏爱>，P12代替P13出局。"]
     assert state.players[ANGEL].used == {"favor": 1}
+    assert ANGEL in state.flags["shown_roles"]  # 发动此技能后公示天使马甲
     # 限定: the next vote-out is not asked again.
     state, _ = play(state, [], votable=(13, 11))
     state, _ = vote(state, [(1, 11), (2, 11)])
