@@ -332,7 +332,7 @@ def _hunt(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
         q.alive and q.faction == _key(d, "wolf_faction") for q in d.players.values()
     )
     if last or t.faction == p.faction or rocked(d, t):
-        d.to(p.id, "feedback", {"kind": "hunt", "text": "狩猎发动失败。"})
+        _tell(d, p.id, "hunt", "狩猎发动失败。")
         return
     if convert(d, target, p.faction, "狩猎", strip=True):
         d.public("hunt", {"text": d.rs.text("hunt")})
