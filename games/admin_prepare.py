@@ -299,22 +299,8 @@ def _prepare_context(game: Game) -> dict[str, Any]:
         "substituted": {s.character_id for s in Substitute.objects.filter(character__game=game)},
         "change_url": reverse("admin:games_game_change", args=[game.pk]),
         "public_url": reverse("game-public", args=[game.number]),
-        "start_missing": _start_missing(game, characters, dealt),
+        "start_missing": services.game_start_missing(game=game, characters=characters),
     }
-
-
-def _start_missing(game: Game, characters: list[Character], dealt: bool) -> list[str]:
-    """What the start still needs, as the service will check it (shown before the click)."""
-    missing = []
-    if game.start_date is None:
-        missing.append(str(_("第一天日期")))
-    if len(characters) < 2:
-        missing.append(str(_("至少两名角色")))
-    if any(not (c.password_digest or c.link_digest) for c in characters):
-        missing.append(str(_("每名角色的登录密码")))
-    if not dealt:
-        missing.append(str(_("发牌")))
-    return missing
 
 
 def _prepare_post(

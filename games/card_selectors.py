@@ -104,8 +104,8 @@ class PlayerPace:
 def pace_for_player(*, game: Game, character: Character, now: datetime) -> PlayerPace | None:
     """Today's pace as a player sees it: counts only, and its own requests."""
     rules = rules_of(game)
-    if rules is None or game.phase != "day" or game.start_date is None:
-        return None
+    if rules is None or not rules.pace.enabled or game.phase != "day" or game.start_date is None:
+        return None  # nothing to show where the rules have no 加速/延时 (the royale)
     requests = SpeedRequest.objects.filter(game=game, day=game.day, kind__in=rules.pace.kinds)
     pace = day_pace(game=game, day=game.day)
     living = game.characters.filter(status=CharacterStatus.ALIVE, idle=False).count()

@@ -558,7 +558,7 @@ def pace_settle(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
     """Decide the day's pace from its requests (the game locked by the caller); a pace once
     granted stays (a delay may still replace a speed-up), and a director's setting is final."""
     rules = rules_of(game)
-    if rules is None:
+    if rules is None or not rules.pace.enabled:
         return []
     requests_collect(game=game, day=day)
     current = DayPace.objects.filter(game=game, day=day).first()

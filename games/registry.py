@@ -43,6 +43,9 @@ DealtReader = Callable[["Game"], bool]
 # The kind's part of the start (the core's ``game_start``, the game locked and just made
 # live), returning its events: e.g. a role game whose flow begins with a night opens it.
 StartHandler = Callable[["Game", datetime], Sequence[GameEvent]]
+# What the kind's dealt state still lacks before the start, as lines of the 开局 checklist
+# (a role game whose 梦中人 reads genders: "性别（凯尔希、阿米娅）").
+StartMissingReader = Callable[["Game"], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class GameKind:
     archive: ArchiveReader | None = None
     dealt: DealtReader | None = None
     start: StartHandler | None = None
+    start_missing: StartMissingReader | None = None
     # The admin URL name (taking the game id) of the page where the director deals.
     deal_page: str | None = None
 

@@ -820,6 +820,30 @@ def character_signed_out(*, game_id: int, character_id: int, session_key: str) -
     transaction.on_commit(partial(live.session_sockets_close, game_id, session_key))
 
 
+def _names_short(names: Sequence[str]) -> str:
+    return "、".join(names[:5]) + ("等" if len(names) > 5 else "")
+
+
+def game_start_missing(*, game: Game, characters: Sequence[Character]) -> list[str]:
+    """What 开始 still needs: day 1's date, two characters, each with a password or a link, the
+    kind's deal, and what the kind's dealt state lacks. The 开局 page lists it before the
+    click, ``game_start`` refuses with it."""
+    missing: list[str] = []
+    if game.start_date is None:
+        missing.append("第一天日期")
+    if len(characters) < 2:
+        missing.append("至少两名角色")
+    without = [c.name for c in characters if not (c.password_digest or c.link_digest)]
+    if without:
+        missing.append("登录密码（" + _names_short(without) + "）")
+    if not game_dealt(game):
+        missing.append("发牌")
+    else:
+        reader = kind_get(game.kind).start_missing
+        missing.extend(reader(game) if reader is not None else ())
+    return missing
+
+
 def game_start(*, game: Game, director: User | None, now: datetime | None = None) -> Game:
     """开始: a prepared game goes live. It needs day 1's date, at least two characters, each
     with a password or a link, and the kind's deal done; the kind then does its part (a night
@@ -829,19 +853,8 @@ def game_start(*, game: Game, director: User | None, now: datetime | None = None
         locked = game_lock(game)
         if locked.status != GameStatus.DRAFT:
             raise NotStartable("游戏已经开始或已经结束。")
-        missing: list[str] = []
-        if locked.start_date is None:
-            missing.append("第一天日期")
         characters = list(locked.characters.all())
-        if len(characters) < 2:
-            missing.append("至少两名角色")
-        without = [c.name for c in characters if not (c.password_digest or c.link_digest)]
-        if without:
-            missing.append(
-                "登录密码（" + "、".join(without[:5]) + ("等" if len(without) > 5 else "") + "）"
-            )
-        if not game_dealt(locked):
-            missing.append("发牌")
+        missing = game_start_missing(game=locked, characters=characters)
         if missing:
             raise NotStartable("还缺：" + "；".join(missing) + "。", missing=missing)
         locked.status = GameStatus.RUNNING

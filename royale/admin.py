@@ -436,7 +436,7 @@ class RoyaleGameAdmin(GameColumn, GameStateAdmin):
         if royale is None:  # not dealt yet: 发牌 first
             return HttpResponseRedirect(reverse("admin:royale_setup", args=[game_id]))
         context = state_context(game, royale, timezone.now())
-        context.update(admin_sandbox.testmatch_context(game, royale))
+        context.update(admin_sandbox.testmatch_context(game, royale, context["state"]))
         context.update(admin_market.market_context(context["state"]))
         context.update(admin_events.events_forms(context["state"]))
         state: GameState = context["state"]

@@ -22,7 +22,9 @@ from royale.admin_common import CardForm, card_forms, card_urls
 from royale.day_events import director_events
 from royale.engine.events import allowed_events
 from royale.engine.npcs import RIDDLE_MAX
+from royale.engine.ruleset import get_ruleset
 from royale.engine.state import GameState
+from royale.selectors import villain_title
 
 
 class EventChooseForm(CardForm):
@@ -73,7 +75,10 @@ TITLES = {
 
 def events_panel(state: GameState) -> dict[str, Any]:
     """The live panel's part: today's events and the NPCs, everything shown."""
-    return {"day_events": director_events(state)}
+    return {
+        "day_events": director_events(state),
+        "villain_title": villain_title(get_ruleset(state.ruleset)),
+    }
 
 
 def events_forms(state: GameState) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Control-room pages around a game's life: dealing a new game (发牌) and its test match (测试赛).
+"""Control-room pages around a game's life: dealing a new game (发牌) and its test match (测试赛),
+with the test match's live supplies (复活、补给: RULINGS 28).
 
 Registered on the royale admin (see ``RoyaleGameAdmin.get_urls``); every write is a service.
 """
@@ -6,10 +7,11 @@ Registered on the royale admin (see ``RoyaleGameAdmin.get_urls``); every write i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
@@ -22,8 +24,9 @@ from games.admin_prepare import credentials_context
 from games.engine.errors import RuleError
 from games.models import Game
 from royale import sandbox, services
-from royale.admin_common import control_url, directed_game
+from royale.admin_common import CardForm, card_forms, card_urls, control_url, directed_game
 from royale.engine.ruleset import get_ruleset
+from royale.engine.state import GameState
 from royale.models import RoyaleGame
 from royale.views import CATEGORY_LABELS, TIER_LABELS
 
@@ -125,6 +128,67 @@ def testmatch_conclude_view(
     return _with_reason(request, game_id, conclude)
 
 
+# --- the test match's live supplies (RULINGS 28: 复活、补给) ---------------------------------
+
+
+def _players(state: GameState, *, alive: bool) -> list[tuple[int, str]]:
+    return [
+        (c.id, f"{c.name}（{c.place or _('未出生')}）" if alive else c.name)
+        for c in state.characters.values()
+        if not c.npc and c.alive == alive
+    ]
+
+
+class RestoreForm(CardForm):
+    character = forms.TypedChoiceField(label=_("出局的角色"), coerce=int)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast("forms.ChoiceField", self.fields["character"])
+        field.choices = _players(self.state, alive=False)
+
+    def run(self, game: Game, director: User) -> str:
+        sandbox.testmatch_restore(
+            game=game,
+            director=director,
+            character=self.cleaned_data["character"],
+            reason=self.cleaned_data["reason"],
+        )
+        return str(_("已复活。"))
+
+
+class SupplyForm(CardForm):
+    character = forms.TypedChoiceField(label=_("角色"), coerce=int)
+    kind = forms.ChoiceField(label=_("补给"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast("forms.ChoiceField", self.fields["character"]).choices = _players(
+            self.state, alive=True
+        )
+        rs = get_ruleset(self.state.ruleset)
+        cast("forms.ChoiceField", self.fields["kind"]).choices = [
+            (k.key, k.name) for k in rs.kinds.values() if k.category == "supply"
+        ]
+
+    def run(self, game: Game, director: User) -> str:
+        sandbox.testmatch_supply(
+            game=game,
+            director=director,
+            character=self.cleaned_data["character"],
+            kind=self.cleaned_data["kind"],
+            reason=self.cleaned_data["reason"],
+        )
+        return str(_("补给已放入背包。"))
+
+
+SUPPLY_FORMS: dict[str, type[CardForm]] = {"test_restore": RestoreForm, "test_supply": SupplyForm}
+SUPPLY_TITLES = {
+    "test_restore": _("复活角色（测试赛）"),
+    "test_supply": _("往背包中提供补给（测试赛）"),
+}
+
+
 def urls(site: admin.AdminSite) -> list[URLPattern]:
     wrap = site.admin_view
 
@@ -146,15 +210,18 @@ def urls(site: admin.AdminSite) -> list[URLPattern]:
             bind(testmatch_conclude_view, post_only=True),
             name="royale_test_conclude",
         ),
+        *card_urls(site, "test_match", SUPPLY_FORMS, SUPPLY_TITLES, "test-match"),
     ]
 
 
-def testmatch_context(game: Game, royale: RoyaleGame) -> dict[str, Any]:
-    """What the control room's test-match card shows."""
+def testmatch_context(game: Game, royale: RoyaleGame, state: GameState) -> dict[str, Any]:
+    """What the control room's test-match card shows (a running test match: its supply forms)."""
+    running = royale.test_of_id is not None and game.is_live
     return {
         "test_of": royale.test_of,
         "test_copies": list(
             RoyaleGame.objects.filter(test_of=game).select_related("game").order_by("pk")
         ),
         "test_form": InterventionForm(),
+        "test_supply_forms": card_forms(state, SUPPLY_FORMS, SUPPLY_TITLES, "t") if running else [],
     }

@@ -2,11 +2,18 @@
 
 Bots act only through ``royale.services.action_submit``, exactly like a player's browser, so
 their actions are ordered, logged and pushed like anyone's.
+
+The demo stays playable for the humans: 37 bots that kept everything they found would pick the
+ground clean in one night (6 items each against the 182 dealt), so a bot stops picking up once it
+holds ``BOT_ITEMS`` items (what a kill loots is still its own), and the demo deals
+``ITEM_FACTOR`` times the ruleset's untiered items (supplies, upgraders, bombs, GPS …; a tier's
+names are all dealt already), ``demo_placement``.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.utils import timezone
@@ -23,6 +30,7 @@ from games.demo import (
 from games.engine.errors import RuleError
 from games.models import CharacterStatus, Game, GameStatus, TimetableOverride
 from royale import services
+from royale.engine.actions import PickUp
 from royale.engine.ruleset import get_ruleset
 from royale.engine.simulate import choose
 from royale.engine.state import NIGHT
@@ -40,6 +48,20 @@ BOTS = (
     "物部布都", "苏我屠自古", "二岩猯藏", "秦心", "少名针妙丸", "鬼人正邪",
     "堀川雷鼓",
 )  # fmt: skip
+# A bot holding this many items leaves what it finds on the ground for the humans.
+BOT_ITEMS = 3
+ITEM_FACTOR = 3
+
+
+def demo_placement(ruleset: str) -> dict[str, int]:
+    """The ruleset's deal with ``ITEM_FACTOR`` times each untiered item (a kind key, which may
+    be dealt any number of times; a tier selector such as ``weapon:green`` keeps its count)."""
+    rs = get_ruleset(ruleset)
+    return {
+        p.selector: p.count * ITEM_FACTOR
+        for p in rs.placement
+        if p.selector in rs.kinds and rs.kinds[p.selector].tier is None
+    }
 
 
 def demo_load(*, now: datetime | None = None) -> Demo:
@@ -68,7 +90,7 @@ def demo_load(*, now: datetime | None = None) -> Demo:
     TimetableOverride.objects.bulk_create(
         TimetableOverride(game=game, day=1, kind=kind, at=at) for kind, at in moments.items()
     )
-    services.royale_setup(game=game)
+    services.royale_setup(game=game, placement=demo_placement(game.ruleset))
     RoyaleGame.objects.filter(pk=game.pk).update(auto_publish=True)
     game_services.transitions_run_due(now=now)
     return demo_logins(game, director, director_password)
@@ -99,8 +121,10 @@ def _game_bots_act(game: Game, now: datetime, per_bot: int, brain: random.Random
             me = state.characters.get(bot.pk)
             if me is None or not me.alive:
                 continue
+            if me.item_count() >= BOT_ITEMS and me.found is not None and me.found.kind == "item":
+                me = replace(me, found=None)  # it leaves the find where it lies and goes on
             action = choose(rs, state, me, brain, now.timestamp())
-            if action is None:
+            if action is None or (isinstance(action, PickUp) and me.item_count() >= BOT_ITEMS):
                 continue
             data = {k: v for k, v in action.to_json().items() if k != "actor"}
             try:

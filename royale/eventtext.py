@@ -197,6 +197,7 @@ def _why(why: Any, ctx: LogContext) -> str:
         "riddle": _("谜题奖励"),
         "vote_reward": _("投票奖励"),
         "test_match_prize": _("测试赛奖励"),
+        "test_match_supply": _("测试赛补给"),
         "no place to drop": _("无处掉落"),
         "drowned": _("淹死"),
         "shrink": _("缩圈"),
@@ -801,10 +802,20 @@ def _vote_changed(p: Payload, ctx: LogContext) -> str:
     }
 
 
+def _vote_totals(p: Payload, ctx: LogContext) -> str:
+    """统计投票结果并公布: each 候选人 with its 票数 (weighted), never a voter."""
+    return "、".join(
+        _("%(name)s %(total)s 票")
+        % {"name": t.get("name") or ctx.name(t.get("character")), "total": t.get("total")}
+        for t in p.get("totals") or []
+    )
+
+
 def _vote_result(p: Payload, ctx: LogContext) -> str:
     rows = p.get("revealed") or []
     if not rows:
         return _("%(day)s投票结果：无人投票") % {"day": day_text(p.get("day"))}
+    totals = _vote_totals(p, ctx)
     shown = [
         _("第 %(rank)s 名 %(name)s（生命 %(hp)s，体力 %(mp)s，位于%(place)s，持有 %(items)s）")
         % {
@@ -817,10 +828,13 @@ def _vote_result(p: Payload, ctx: LogContext) -> str:
         }
         for r in rows
     ]
-    return _("%(day)s投票结果公开：%(rows)s") % {
+    text = _("%(day)s投票结果公开：%(rows)s") % {
         "day": day_text(p.get("day")),
         "rows": "；".join(shown),
     }
+    if totals:  # logs from before RULINGS 30 carry no totals
+        text += _("。候选人票数：%(totals)s") % {"totals": totals}
+    return text
 
 
 def _vote_reward(p: Payload, ctx: LogContext) -> str:
@@ -1301,6 +1315,21 @@ def _intervention(p: Payload, ctx: LogContext) -> str:
     if op == "give":
         _look_learn(p, ctx)
         return _("导演发给 %(name)s %(item)s") % {"name": name, "item": item(p.get("item"), ctx)}
+    if op == "restore":
+        return _("测试赛：导演让 %(name)s 复活（生命 %(hp)s，体力 %(mp)s，%(where)s）") % {
+            "name": name,
+            "hp": p.get("hp"),
+            "mp": p.get("mp"),
+            "where": _("位于%(place)s") % {"place": place(p["place"])}
+            if p.get("place")
+            else _("重新出生"),
+        }
+    if op == "supply":
+        _look_learn(p, ctx)
+        return _("测试赛：导演往 %(name)s 的背包中提供补给%(item)s") % {
+            "name": name,
+            "item": item(p.get("item"), ctx),
+        }
     if op == "take":
         _look_learn(p, ctx)
         source = dict(p.get("from") or {})
@@ -1378,6 +1407,14 @@ def _director_moved(p: Payload, ctx: LogContext) -> str:
     }
 
 
+def _director_restored(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 被告知导演让其在测试赛中复活（生命 %(hp)s，体力 %(mp)s）") % {
+        "name": ctx.subject(),
+        "hp": p.get("hp"),
+        "mp": p.get("mp"),
+    }
+
+
 def _director_took(p: Payload, ctx: LogContext) -> str:
     return _("%(name)s 被告知导演收走了%(item)s") % {
         "name": ctx.subject(),
@@ -1434,6 +1471,8 @@ OPS = {
     "riddle": gettext_noop("公布谜题"),
     "red_card": gettext_noop("红牌罚下"),
     "test_prize": gettext_noop("测试赛奖励"),
+    "test_restore": gettext_noop("测试赛复活"),
+    "test_supply": gettext_noop("测试赛补给"),
 }
 
 
@@ -1734,6 +1773,7 @@ TEXTS: dict[str, EventText] = {
     "director_adjusted": EventText(gettext_noop("导演干预"), _director_adjusted),
     "director_moved": EventText(gettext_noop("导演干预"), _director_moved),
     "director_took": EventText(gettext_noop("导演干预"), _director_took),
+    "director_restored": EventText(gettext_noop("导演干预"), _director_restored),
     "setting_changed": EventText(gettext_noop("设置"), _setting),
     "engine_step": EventText(
         gettext_noop("引擎步骤"),

@@ -5,6 +5,11 @@ the same ruleset with more items (``test_match.item_factor``), no timetable (the
 it along by hand: 第一天晚上不关门) and the director's live supplies as in any game. Concluding it
 gives the prize the ruleset names to the winners' characters in the real game (matched by name),
 then archives the copy: read-only, its log kept for the record.
+
+While it runs, 若测试赛中死亡或者体力不够可实时要求导演直接往背包中提供补给 (RULINGS 28): the
+director restores a dead character (``testmatch_restore``) or puts a supply item into a
+character's backpack (``testmatch_supply``); both are logged interventions, refused outside a
+test match.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from games.services import (
 )
 from royale import store
 from royale.engine import get_ruleset, testmatch
+from royale.engine.errors import NotTestMatch
 from royale.errors import NotSetUp, TestMatchRefused
 from royale.models import RoyaleGame
-from royale.services import _run, royale_setup
+from royale.services import _run, royale_intervene, royale_setup
 
 ENDED = (GameStatus.FINISHED, GameStatus.ARCHIVED)
 
@@ -116,3 +122,33 @@ def testmatch_conclude(*, test_game: Game, director: User, reason: str) -> list[
         archived = GameEvent("test_match_archived", DIRECTORS, {"winners": winners})
         events_append(game=locked, events=[archived], now=now, director=director, reason=reason)
     return winners
+
+
+def _test_copy(game: Game) -> None:
+    """The shell's own check, before the engine's (``test_match`` flag): a test match's row."""
+    if not RoyaleGame.objects.filter(pk=game.pk, test_of__isnull=False).exists():
+        raise NotTestMatch()
+
+
+def testmatch_restore(*, game: Game, director: User, character: int, reason: str) -> None:
+    """测试赛中死亡: bring a dead character of the test match back (the ruleset's HP and MP)."""
+    _test_copy(game)
+    royale_intervene(
+        game=game,
+        director=director,
+        op="test_restore",
+        args={"character": character},
+        reason=reason,
+    )
+
+
+def testmatch_supply(*, game: Game, director: User, character: int, kind: str, reason: str) -> None:
+    """测试赛中体力不够: a supply item of the ruleset (``supply:…``) into the backpack."""
+    _test_copy(game)
+    royale_intervene(
+        game=game,
+        director=director,
+        op="test_supply",
+        args={"character": character, "kind": kind.strip()},
+        reason=reason,
+    )

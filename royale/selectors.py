@@ -13,6 +13,7 @@ from typing import Any
 from games.models import Character as CharacterRow
 from games.models import Game
 from royale import store
+from royale.engine.events import rules_of
 from royale.engine.ruleset import ItemKind, Ruleset, get_ruleset
 from royale.engine.state import DAY, Character, GameState, Item
 from royale.engine.votes import own_vote, weight_of
@@ -41,6 +42,15 @@ def _held(rs: Ruleset, state: GameState, c: Character) -> list[dict[str, Any]]:
     return [_item(rs, state.items[i], in_hand=True) for i in c.hands] + [
         _item(rs, state.items[i], in_hand=False) for i in c.pack
     ]
+
+
+def villain_title(rs: Ruleset) -> str:
+    """What the ruleset calls its villain, from its own data (the villain event's ``title``:
+    恶棍 in [256], 鬼王 in [252]); "" for a ruleset without that event."""
+    rules = rules_of(rs)
+    spec = rules.get("villain") if rules is not None else None
+    title = spec.params.get("title") if spec is not None else None
+    return str(title) if title else ""
 
 
 def search_cooldown_left(rs: Ruleset, last: float | None, now: float) -> int:

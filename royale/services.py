@@ -208,7 +208,7 @@ def _morning_announcement(game: Game, auto_publish: bool, report: GameEvent) -> 
     announcement = Announcement.objects.create(
         game=game,
         day=data["day"],
-        title=f"第 {data['day']} 天 晨报",
+        title="晨报",  # the day is the announcement's own field: pages head it 第 N 天 · 晨报
         body=body,
         by_site=True,
         status=AnnouncementStatus.PUBLISHED if auto_publish else AnnouncementStatus.DRAFT,
@@ -221,6 +221,8 @@ def _morning_announcement(game: Game, auto_publish: bool, report: GameEvent) -> 
         "day": announcement.day,
         "title": announcement.title,
         "body": body,
+        # the morning report's own 公示: the player's log shows the report once, not twice
+        "report": True,
     }
     return [GameEvent("announcement", PUBLIC, payload)]
 

@@ -75,6 +75,9 @@ INTERVENTIONS: Mapping[str, Logged] = {
     ),
     "riddle": lambda s, p, rng: npcs.riddle_set(s, str(p["text"]), rng),
     "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng),
+    # the test match's live supplies (RULINGS 28)
+    "test_restore": lambda s, p, rng: testmatch.restore(s, int(p["character"]), rng),
+    "test_supply": lambda s, p, rng: testmatch.supply(s, int(p["character"]), str(p["kind"]), rng),
 }
 
 

@@ -39,6 +39,8 @@ CATEGORY_LABELS = {
     "trap": gettext_noop("陷阱"),
     "supply": gettext_noop("补给"),
 }
+# Effects used from the hand only (the megaphone and the phone work from the backpack too).
+HAND_EFFECTS = ("supply", "bomb", "upgrade", "gps", "telescope")
 TIER_LABELS = {
     "green": gettext_noop("绿"),
     "blue": gettext_noop("蓝"),
@@ -113,6 +115,8 @@ def _item_row(
     )
     row["needs_swap"] = (not in_hand) and hand_full
     row["usable"] = in_hand and effect in ("supply", "bomb")
+    # Night items work from the hand only (RULINGS 10): one in the backpack says so.
+    row["needs_hand"] = not in_hand and effect in HAND_EFFECTS
     row["upgrades"] = in_hand and effect == "upgrade"
     row["gps"] = in_hand and effect == "gps"
     row["telescope"] = in_hand and effect == "telescope"
@@ -325,7 +329,8 @@ def _context(
             "free_moves": rs.rest_free_moves,
             "daily_mp": rs.daily_mp,
         },
-        "announcements": game_selectors.announcements_published(game=game),
+        "announcements": _announcements(game),
+        "villain_title": selectors.villain_title(rs),
         "deaths": deaths,
         "hp_pct": _pct(me["hp"], me["hp_max"]),
         "mp_pct": _pct(me["mp"], me["mp_max"]),
@@ -340,6 +345,19 @@ def _context(
             },
         },
     }
+
+
+def _announcements(game: Game) -> list[dict[str, Any]]:
+    """The published 公示, each headed by its day once: a title that names the day itself (the
+    site's older 「第 2 天 晨报」) loses that prefix, so no heading reads 第 2 天 · 第 2 天 晨报."""
+    rows = []
+    for a in game_selectors.announcements_published(game=game):
+        title = a.title.strip()
+        for prefix in (f"第 {a.day} 天", f"第{a.day}天"):
+            if title.startswith(prefix):
+                title = title[len(prefix) :].lstrip(" ·、：:")
+        rows.append({"day": a.day, "title": title, "body": a.body})
+    return rows
 
 
 def _pct(value: int, top: int) -> int:

@@ -198,6 +198,10 @@ def _leader(p: Payload, ctx: LogContext) -> str:
             "name": ctx.subject(),
             "leader": p.get("name") or ctx.name(p.get("leader")),
         }
+    if p.get("alone"):
+        return _("%(leader)s 是唯一能行动的狼人，无需选举，直接成为主刀狼") % {
+            "leader": who(p.get("leader"), ctx)
+        }
     votes: dict[str, int] = {}
     for target in (p.get("votes") or {}).values():
         if target is not None:

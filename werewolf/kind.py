@@ -56,6 +56,12 @@ def _start(game: Game, now: datetime) -> Sequence[GameEvent]:
     return werewolf_begin(game=game, now=now)
 
 
+def _start_missing(game: Game) -> Sequence[str]:
+    from werewolf.selectors import werewolf_start_missing
+
+    return werewolf_start_missing(game=game)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from werewolf.views import player_page
 
@@ -79,6 +85,7 @@ WEREWOLF = register(
         archive=werewolf_archive,
         dealt=_dealt,
         start=_start,
+        start_missing=_start_missing,
         deal_page="admin:werewolf_night",
         day_voters=_day_voters,
     )

@@ -14,6 +14,7 @@ from games import live
 from games.models import Character, Event, Game
 from werewolf import engine, store
 from werewolf.engine.ballot import day_voters
+from werewolf.engine.setup import genders_missing
 from werewolf.engine.state import GameState
 from werewolf.errors import NotSetUp
 
@@ -23,6 +24,15 @@ SUBMISSIONS = ("submitted", "forgone", "forfeited", "leader_elected")
 
 def werewolf_state(*, game: Game) -> GameState:
     return store.state_load(game)
+
+
+def werewolf_start_missing(*, game: Game) -> list[str]:
+    """What the dealt state lacks before 开始: a gender for every character when a skill in play
+    reads genders (RULINGS werewolf 9; night 1 refuses the same)."""
+    names = genders_missing(werewolf_state(game=game))
+    if not names:
+        return []
+    return ["性别（" + "、".join(names[:5]) + ("等" if len(names) > 5 else "") + "）"]
 
 
 def werewolf_auction(*, game: Game) -> dict[int, dict[str, Any]]:

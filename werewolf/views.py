@@ -28,6 +28,7 @@ from games.engine.errors import RuleError
 from games.models import Character, Game
 from werewolf import selectors, services
 from werewolf.engine import get_ruleset
+from werewolf.engine.ruleset import Skill
 from werewolf.errors import NotSetUp
 from werewolf.eventtext import player_line
 
@@ -41,7 +42,7 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     viewer = game_selectors.Viewer(game=game, character=character)
     frames = game_selectors.events_for_viewer(viewer=viewer, limit=2000)
     lines = [
-        {"private": f["stream"] == "private", "text": player_line(f)}
+        {"private": f["stream"] == "private", "text": player_line(f), "at": _at(f.get("at"))}
         for f in frames
         if f["kind"] not in UNLOGGED
     ]
@@ -51,8 +52,8 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
     for f in frames:
         if f["kind"] == "vote_result":
             result = player_line(f)
-        elif f["kind"] == "night_open":
-            sense = None  # a new night: last night's 通灵 no longer holds
+        elif f["kind"] in ("night_open", "day_open"):
+            sense = None  # 通灵 tells of tonight's kills: by day, or a new night, it is gone
         elif f["kind"] == "sense":
             sense = list(f["payload"]["targets"])
         elif f["kind"] == "surrender_asked":
@@ -60,6 +61,23 @@ def _log(game: Game, character: Character) -> dict[str, Any]:
         elif f["kind"] in ("surrender_refused", "surrender"):
             asked = ""
     return {"lines": lines[::-1], "sense": sense, "surrender_asked": asked, "result": result}
+
+
+def _at(moment: str | None) -> datetime | None:
+    """When a log entry happened (the frame's ISO time; the template shows it in the site's
+    time zone, 北京时间)."""
+    if not moment:
+        return None
+    try:
+        return datetime.fromisoformat(moment)
+    except ValueError:
+        return None
+
+
+def _confirm_text(skill: Skill, target: str) -> str:
+    """The question an irreversible use asks first, naming the target."""
+    text = _("确定对 %(target)s 使用 %(skill)s？") % {"target": target, "skill": skill.name}
+    return text + (_("此技能只能使用一次。") if skill.limited else _("发动后不能撤回。"))
 
 
 def _targets(view: dict[str, Any], rule: str) -> list[dict[str, Any]]:
@@ -83,7 +101,12 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         {
             **u,
             "until_at": _when(u["until"]),
+            "left": max(0, int(u["until"] - now.timestamp())),
             "targets": _targets(page, rs.skills[u["skill"]].target),
+            # The browser fills in the chosen target's name (werewolf.js).
+            "confirm": _confirm_text(rs.skills[u["skill"]], "{target}")
+            if u["irreversible"]
+            else "",
         }
         for u in page["usable"]
     ]
@@ -129,21 +152,63 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         "log": log["lines"],
         "key": uuid.uuid4().hex,
         "over": page["winner"] is not None,
-        "config": {"game": game.pk},
+        # 夜晚已结束，等待导演公布: nothing left for this player tonight, or the night drafted.
+        "waiting": page["night_done"] and page["winner"] is None,
+        "confirm": None,
+        "config": {
+            "game": game.pk,
+            "text": {
+                "left": _("还剩 %(time)s"),
+                "over": _("已截止"),
+                "hours": _("%(n)s小时"),
+                "minutes": _("%(n)s分"),
+                "seconds": _("%(n)s秒"),
+            },
+        },
     }
 
 
-def _submit(request: HttpRequest, game: Game, character: Character) -> None:
+def _unconfirmed(
+    request: HttpRequest, game: Game, skill_key: str, target: int
+) -> dict[str, Any] | None:
+    """An irreversible use (``irreversible`` in the ruleset: 救药, 毒药, 爱慕, 最后一枪 …) posted
+    without ``confirmed``: the question to ask first, naming the target (without JavaScript the
+    page asks it; werewolf.js asks before posting and sends ``confirmed``)."""
+    skill = get_ruleset(game.ruleset).skills.get(skill_key)
+    if skill is None or not skill.irreversible or request.POST.get("confirmed") == "1":
+        return None
+    name = game.characters.filter(pk=target).values_list("name", flat=True).first()
+    if name is None:
+        return None  # the engine refuses the target
+    return {
+        "skill": skill.key,
+        "target": target,
+        "text": _confirm_text(skill, name),
+        "key": request.POST.get("key", ""),
+    }
+
+
+def _submit(request: HttpRequest, game: Game, character: Character) -> dict[str, Any] | None:
+    """Submit the posted form; an irreversible use not yet confirmed returns its question."""
     op = request.POST.get("op", "")
     data: dict[str, Any] = {"kind": op}
     if op in ("use_skill", "forgo"):
         data["skill"] = request.POST.get("skill", "")
     if op == "use_skill":
         target = request.POST.get("target", "")
-        data["targets"] = [int(target)] if target.isdigit() else []
+        if not target.isdigit():
+            messages.error(request, _("请先选择目标。"))
+            return None
+        data["targets"] = [int(target)]
+        ask = _unconfirmed(request, game, data["skill"], int(target))
+        if ask is not None:
+            return ask
     if op == "vote":
         target = request.POST.get("target", "")
-        data["target"] = int(target) if target.isdigit() else 0
+        if not target.isdigit():
+            messages.error(request, _("请先选择投票对象。"))
+            return None
+        data["target"] = int(target)
     if op == "surrender_answer":
         data["accept"] = request.POST.get("accept") == "1"
     try:
@@ -158,17 +223,22 @@ def _submit(request: HttpRequest, game: Game, character: Character) -> None:
         messages.error(request, e.text)
     else:
         messages.success(request, _("已提交。"))
+    return None
 
 
 def player_page(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
-    """The character's portal; a POST submits a skill and comes back here; ``?part=state``."""
+    """The character's portal; a POST submits a skill and comes back here (an irreversible
+    one not yet confirmed shows its question instead); ``?part=state``."""
+    ask = None
     if request.method == "POST":
-        _submit(request, game, character)
-        return redirect(request.path)
+        ask = _submit(request, game, character)
+        if ask is None:
+            return redirect(request.path)
     try:
         context = _context(game, character, timezone.now())
     except NotSetUp:  # roles not dealt yet
         return render(request, "werewolf/not_ready.html", {"game": game, "character": character})
+    context["confirm"] = ask
     if request.GET.get("part") == "state":
         return render(request, "werewolf/_state.html", context)
     return render(request, "werewolf/player.html", context)

@@ -149,6 +149,13 @@ class PaceKindNotAllowed(RuleError):
 
 def pace_check(kind: str, rules: PaceRules) -> PaceKind:
     """``kind`` as a request the ruleset allows, or the refusal naming what it allows."""
+    if not rules.enabled:
+        raise PaceKindNotAllowed(
+            "本场规则没有加速/延时申请。",
+            message_en="This game's rules have no speed-up or delay requests.",
+            kind=kind,
+            allowed=[],
+        )
     for allowed in rules.kinds:
         if kind == allowed:
             return allowed

@@ -146,7 +146,7 @@ def vote_weights_for(kind: str) -> VoteWeights:
 
 # --- the ruleset's parameters ------------------------------------------------------------------
 
-PUBLISH_LEVELS = ("top", "ballots")
+PUBLISH_LEVELS = ("top", "totals", "ballots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +157,9 @@ class BallotRules:
     ``proxy_cutoff``: from which the director's proxies are, votes and changes alike (061:
     关门前一小时不允许改票或代投; 099: 导演至少在投票截至的30分钟前发出代投信息, 代投改票 too).
     ``idle_targetable``: idle characters may be voted for (096: 挂机 角色允许被选为投票的目标).
-    ``publish``: what the public tally shows — ``top`` (the outcome only: royale's 投票结果不会
-    公开) or ``ballots`` (the outcome and who voted whom)."""
+    ``publish``: what the public tally shows — ``top`` (the outcome only), ``totals`` (the
+    outcome and each candidate's weighted total, no voter: royale's 统计投票结果并公布 with
+    投票结果不会公开, RULINGS 30) or ``ballots`` (the outcome and who voted whom)."""
 
     tie: str = "first_to_top"
     tie_role: str = ""
@@ -715,14 +716,19 @@ def public_text(tally: Tally, rules: BallotRules, *, as_of: datetime | None = No
     """The tally as the public may read it (a forum reply, the announcement); ``as_of``: a
     count before the close, so headed.
 
-    Never the totals: they would reveal weights (royale's items, a secret 诅咒). ``top``
-    rulesets show the outcome alone; ``ballots`` ones also who voted whom, a ballot voided for
-    a secret reason shown as cast, and each public reason a post did not count."""
+    ``top`` rulesets show the outcome alone; ``totals`` ones (royale, RULINGS 30) also each
+    candidate's weighted total once the day has closed (before, the outcome alone), never a
+    voter; ``ballots`` ones also who voted whom, a ballot voided for a secret reason shown as
+    cast, and each public reason a post did not count. No other level shows the totals: they
+    would reveal weights (a secret 诅咒)."""
     names = tally.names
     head = "投票结果" if as_of is None else f"投票统计（截至{_clock(as_of)}）"
     lines = [f"【第{tally.day}天{head}】", tally.outcome.text]
-    if rules.publish == "top":
+    if rules.publish == "top" or (rules.publish == "totals" and as_of is not None):
         return "\n".join(lines)
+    if rules.publish == "totals":
+        shown_totals = [f"{names.get(t.character, '?')} {_num(t.votes)} 票" for t in tally.totals]
+        return "\n".join([*lines, "", "候选人票数：", *shown_totals] if shown_totals else lines)
     shown: list[str] = []
     refused: list[str] = []
     for v in tally.verdicts:

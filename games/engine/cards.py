@@ -113,6 +113,15 @@ class PaceRules:
     def allows(self, kind: str) -> bool:
         return kind in self.kinds
 
+    @property
+    def enabled(self) -> bool:
+        """False for a ruleset without 加速/延时 (the royale posts have none: ``"pace": null``)."""
+        return bool(self.kinds)
+
+
+# ``"pace": null`` in a penalty file: no request of either kind exists.
+NO_PACE: Final = PaceRules(quorum="half", cutoff_hours=0, kinds=())
+
 
 @dataclass(frozen=True)
 class FloodRules:
@@ -236,7 +245,9 @@ def parse_penalty_rules(data: Mapping[str, Any]) -> PenaltyRules:
     codes = [v.code for v in catalogue]
     if len(set(codes)) != len(codes):
         raise PenaltyDataError("catalogue", "codes repeat")
-    pace = _pace(_get(data, "pace", dict, ""))
+    # the key is required; null says the posts have no 加速/延时 (the royale)
+    no_pace = "pace" in data and data["pace"] is None
+    pace = NO_PACE if no_pace else _pace(_get(data, "pace", dict, ""))
     red_card = data.get("red_card")
     if red_card not in ("eliminate", "idle"):
         raise PenaltyDataError("red_card", "expected 'eliminate' or 'idle'")

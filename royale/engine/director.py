@@ -23,7 +23,7 @@ from .common import director_draft, living
 from .errors import HeldByMarket, PlaceGone, UnknownItem, UnknownPlace
 from .items import grant
 from .night import airdrop, end_if_decided
-from .state import CAUSE_EVENT, GameState
+from .state import CAUSE_DIRECTOR, GameState
 
 Result = tuple[GameState, list[Any]]
 
@@ -45,8 +45,9 @@ def adjust(
     bleeding: int | None = None,
 ) -> Result:
     """Add ``hp``/``mp`` (negative to take) within the ruleset's bounds; ``bleeding`` sets the
-    bleeding amount (0 stops it). HP brought to 0 kills: cause 特殊事件, items drop where the
-    character stood, like any event death (and a last survivor wins, as after a red card)."""
+    bleeding amount (0 stops it). HP brought to 0 kills: cause 导演判定 (the director's ruling,
+    not 特殊事件), items drop where the character stood as on an event death, and a last survivor
+    wins, as after a red card."""
     d = director_draft(state, rng)
     c = living(d, character)
     if not hp and not mp and (bleeding is None or bleeding == c.bleeding):
@@ -89,7 +90,7 @@ def adjust(
     # The character learns its own numbers, as after a hit or a supply: nothing about anyone else.
     d.to(character, "director_adjusted", {**after, "changed": changed, "text": text})
     if w.hp <= 0:
-        die_dropping(d, character, CAUSE_EVENT, d.next_step())
+        die_dropping(d, character, CAUSE_DIRECTOR, d.next_step())
         end_if_decided(d)
     return d.finish(), d.events
 

@@ -48,6 +48,7 @@ from .errors import (
     InvalidTarget,
     MarketHours,
     MarketNotOpen,
+    NoBarter,
     NoItems,
     NoSuchMarket,
     NoSuchRequest,
@@ -59,6 +60,7 @@ from .errors import (
     NotUsable,
     SoldOut,
     TargetGone,
+    TradeNotHere,
     TradePending,
     TradeStale,
     UnknownCharacter,
@@ -148,6 +150,16 @@ class Stalls:
     buy: Hours  # 【购买】 (18:00–20:00)
     max_asks: int
     max_choices: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trades:
+    """Gifts and trades between players. ``barter``: whether items may go for items ([256]
+    取消了拍卖行的以物易物: no; [252]'s stalls and trades: yes); ``where``: the place both sides
+    must have spent the night at ([252] 在无限城过夜的玩家可以交易), or anywhere (None)."""
+
+    barter: bool = True
+    where: str | None = None
 
 
 def _clock_text(value: Any, path: str) -> str:
@@ -242,6 +254,21 @@ def _parse_stalls(value: Any, rs: Ruleset) -> Stalls:
         max_asks=_int(_get(value, "max_asks", "stalls"), "stalls.max_asks", minimum=1),
         max_choices=_int(_get(value, "max_choices", "stalls"), "stalls.max_choices", minimum=1),
     )
+
+
+@register_section("trades")
+def _parse_trades(value: Any, rs: Ruleset) -> Trades:
+    if not isinstance(value, Mapping):
+        raise RulesetError("trades", "must be an object")
+    barter = value.get("barter", True)
+    if not isinstance(barter, bool):
+        raise RulesetError("trades.barter", "must be true or false")
+    return Trades(barter, _place(value.get("where"), "trades.where", rs.places, optional=True))
+
+
+def trades_rules(rs: Ruleset) -> Trades:
+    found = rs.sections.get("trades")
+    return found if found is not None else Trades()
 
 
 def unit(rs: Ruleset) -> str:
@@ -504,6 +531,29 @@ def _partner(d: Draft, actor: int, target: int) -> Character:
     if not t.alive:
         raise TargetGone()
     return t
+
+
+def _trading_place(d: Draft, *cids: int) -> None:
+    """[252] 在无限城过夜的玩家可以交易: by day a character's place is where it spent the night;
+    both sides of a gift or a trade must be there."""
+    where = trades_rules(d.rs).where
+    if where is not None and any(d.chars[cid].place != where for cid in cids):
+        raise TradeNotHere(
+            f"只有在【{where}】过夜的玩家之间可以交易或赠送。",
+            message_en=f"Only players who spent the night in {where} may trade or give.",
+            place=where,
+        )
+
+
+def _no_barter(d: Draft, offered: Sequence[int], asks: Sequence[Ask]) -> None:
+    """[256] 取消了拍卖行的以物易物: when barter is off, goods go for money only (an offer of goods
+    asks money; goods may be asked for money)."""
+    if trades_rules(d.rs).barter:
+        return
+    goods_offered = any(d.kind(i).effect != "currency" for i in offered)
+    goods_asked = any(x.selector != CURRENCY for x in asks)
+    if goods_offered and goods_asked:
+        raise NoBarter()
 
 
 def _give_back(d: Draft, cid: int, iids: Sequence[int], why: str) -> None:
@@ -874,6 +924,7 @@ def stall_offer(d: Draft, a: StallOffer, now: float) -> None:
         raise AlreadyOffered()
     _own_items(d, d.chars[a.actor], (a.item,))
     asks = _asks(d.rs, a.asks, stalls.max_asks)
+    _no_barter(d, (a.item,), asks)  # a stall of a ruleset without barter sells for money only
     d.take_from(a.actor, a.item)
     stall = {
         "id": len(listed) + 1,  # today's stall number (the list is cleared at the day's close)
@@ -994,6 +1045,7 @@ def _sell_stall(d: Draft, buyer: int, stall: Mapping[str, Any], ask: Ask) -> Non
 def gift(d: Draft, a: Gift, now: float) -> None:
     c = day_actor(d, a.actor)
     _partner(d, a.actor, a.target)
+    _trading_place(d, a.actor, a.target)
     items = _own_items(d, c, a.items)
     for iid in items:
         d.take_from(a.actor, iid)
@@ -1022,8 +1074,10 @@ def gift(d: Draft, a: Gift, now: float) -> None:
 def trade_offer(d: Draft, a: TradeOffer, now: float) -> None:
     c = day_actor(d, a.actor)
     _partner(d, a.actor, a.target)
+    _trading_place(d, a.actor, a.target)
     items = _own_items(d, c, a.items)
     asks = _asks(d.rs, a.asks, TRADE_ASKS)
+    _no_barter(d, items, asks)
     trades = list(_market(d.flags).get("trades", ()))
     if any(t["from"] == a.actor and t["to"] == a.target for t in trades):
         raise TradePending(target=a.target)
@@ -1071,6 +1125,7 @@ def trade_accept(d: Draft, a: TradeAccept, now: float) -> None:
     o = d.chars[a.target]
     if not o.alive:
         raise TargetGone()
+    _trading_place(d, a.actor, a.target)  # a director may have moved either side since
     if any(i not in o.held for i in offer["items"]):
         raise TradeStale()
     payment = _payment(d, a.actor, [parse_ask(d.rs, x) for x in offer["asks"]])
@@ -1367,9 +1422,17 @@ def market_view(state: GameState, cid: int, now: float) -> dict[str, Any]:
             "asks": ask_labels(rs, t["asks"]),
         }
 
+    def may_trade() -> None:
+        day_actor(d, cid)
+        _trading_place(d, cid)
+
     view["trades"] = {
         "incoming": [trade(t, "from") for t in trades if t["to"] == cid],
         "outgoing": [trade(t, "to") for t in trades if t["from"] == cid],
+        # why this character cannot give or trade now ("": it can), and whether goods may go
+        # for goods (RULINGS 31)
+        "reason": _refusal(may_trade),
+        "barter": trades_rules(rs).barter,
     }
     return view
 

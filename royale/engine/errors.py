@@ -36,6 +36,7 @@ __all__ = [
     "MarketHours",
     "MarketNotOpen",
     "MessageTooLong",
+    "NoBarter",
     "NoItems",
     "NoRewardOffer",
     "NoSuchCall",
@@ -43,15 +44,19 @@ __all__ = [
     "NoSuchRequest",
     "NoSuchTrade",
     "NoVoteToday",
+    "NotASupply",
     "NotAnOption",
     "NotAtMarket",
+    "NotBeforeDayOne",
     "NotCurrency",
+    "NotDead",
     "NotEnoughMP",
     "NotEnoughMoney",
     "NotHeld",
     "NotInBackpack",
     "NotInHand",
     "NotSpawned",
+    "NotTestMatch",
     "NotUsable",
     "NotVoted",
     "NothingFound",
@@ -71,6 +76,7 @@ __all__ = [
     "TargetDead",
     "TargetGone",
     "TierExhausted",
+    "TradeNotHere",
     "TradePending",
     "TradeStale",
     "UnknownCharacter",
@@ -518,3 +524,39 @@ class HeldByMarket(RoyaleConflict):
     code = "held_by_market"
     message = "该道具在拍卖行、托管或摊位中。"
     message_en = "That item is held by the auction house, in escrow or on a stall."
+
+
+class NotBeforeDayOne(RoyaleConflict):
+    code = "not_before_day_1"
+    message = "正式比赛第一日前只能使用测试赛奖励的道具（每件一次）。"
+    message_en = "Before day 1 only a test-match prize can be used (once each)."
+
+
+class NotTestMatch(RoyaleConflict):
+    code = "not_test_match"
+    message = "只有测试赛中导演才能复活角色或直接往背包中提供补给。"
+    message_en = "Only in the test match may the director restore a character or hand supplies."
+
+
+class NotDead(RoyaleConflict):
+    code = "not_dead"
+    message = "该角色没有出局，无需复活。"
+    message_en = "That character is not out."
+
+
+class NotASupply(RuleError):
+    code = "not_a_supply"
+    message = "只能提供本场规则中的补给类道具。"
+    message_en = "Only a supply item of this ruleset can be handed out."
+
+
+class NoBarter(RoyaleConflict):
+    code = "no_barter"
+    message = "本场取消了以物易物：交易只能要求货币。"
+    message_en = "This game has no barter: a trade may ask for money only."
+
+
+class TradeNotHere(RoyaleConflict):
+    code = "trade_not_here"
+    message = "只有在交易场所过夜的玩家之间可以交易。"
+    message_en = "Only players who spent the night at the trading place may trade."

@@ -20,7 +20,7 @@ from .actions import (
     UseItem,
 )
 from .combat import bomb, in_hand
-from .common import acting, check_place, day_actor, here, spend
+from .common import acting, check_place, day_actor, here, living, spend
 from .draft import Draft
 from .errors import (
     BackpackFull,
@@ -29,6 +29,7 @@ from .errors import (
     HandSlotTaken,
     InvalidTarget,
     NoSuchCall,
+    NotBeforeDayOne,
     NotHeld,
     NothingFound,
     NotInBackpack,
@@ -42,7 +43,7 @@ from .errors import (
     UsedToday,
 )
 from .ruleset import TIER_RANK, TIERED_CATEGORIES, TIERS, ItemKind
-from .state import GONE_CONSUMED, GONE_UPGRADED, Call, Character
+from .state import GONE_CONSUMED, GONE_UPGRADED, SETUP, Call, Character
 
 
 def _in_hand(d: Draft, c: Character, iid: int) -> ItemKind:
@@ -286,15 +287,28 @@ def telescope(d: Draft, a: Telescope, now: float) -> None:
 # --- by day ----------------------------------------------------------------------------------
 
 
+# Items usable once before day 1 (the test match's 大喇叭: 可在正式比赛第一日前使用), by id;
+# ``testmatch.award`` lists them, a use before day 1 takes the item off the list.
+EARLY_ITEMS = "early_items"
+
+
 def megaphone(d: Draft, a: Megaphone, now: float) -> None:
-    c = day_actor(d, a.actor)
+    early = d.phase == SETUP
+    c = living(d, a.actor) if early else day_actor(d, a.actor)
     kind = _held(d, c, a.item)
     if kind.effect != "megaphone":
         raise NotUsable(item=a.item, effect=kind.effect)
-    if d.items[a.item].used_day == d.day:
+    if early:
+        # Before day 1 there is no day to count uses by: the prize's one use is its list entry.
+        if a.item not in d.flags.get(EARLY_ITEMS, ()):
+            raise NotBeforeDayOne(item=a.item)
+    elif d.items[a.item].used_day == d.day:
         raise UsedToday(item=a.item)
     check_place(d, a.place)
-    d.wi(a.item).used_day = d.day
+    if early:
+        d.wflags()[EARLY_ITEMS] = [i for i in d.flags[EARLY_ITEMS] if i != a.item]
+    else:
+        d.wi(a.item).used_day = d.day
     items = [d.describe_item(i) for i in d.places[a.place].items]
     chars = [{"character": o.id, "name": o.name} for o in d.at_place(a.place)]
     d.public("megaphone", {"place": a.place, "items": items, "characters": chars})

@@ -145,9 +145,20 @@ def _victory(d: Draft) -> None:
     alive = d.players_alive()
     if len(alive) <= 1:
         d.phase = OVER
-        d.winner = alive[0] if alive else None
+        d.winner = alive[0] if alive else last_alone(d.chars, d.deaths)
         d.public("game_over", {"winner": d.winner, "ranking": ranking_rows(d.chars, d.deaths)})
     d.directors("stage", {"stage": "victory_check", "day": d.day, "alive": len(alive)})
+
+
+def last_alone(chars: Any, deaths: Any) -> int | None:
+    """With nobody left: the player whose death was the last one, if it died alone (RULINGS 29).
+    Only several players dying at once as the last ones (one settlement step) is 导演获胜."""
+    counted = [x for _, x in counted_deaths(chars, deaths).values()]
+    if not counted:
+        return None
+    last = max(x.step for x in counted)
+    group = [x.character for x in counted if x.step == last]
+    return group[0] if len(group) == 1 else None
 
 
 def end_if_decided(d: Draft) -> None:
@@ -249,6 +260,9 @@ def day_open(state: GameState, rng: random.Random) -> Result:
     for stale in ("shrink_hidden", "shrink_hidden_count", "no_shrink"):
         if stale in d.flags:  # yesterday's event flags (黑暗侵袭, 凛冬已至) end with the night
             d.wflags().pop(stale)
+    for c in list(d.chars.values()):
+        if c.found is not None:  # yesterday's search result is not shown on the next day
+            d.wc(c.id).found = None
     if previous >= 1:
         _settle(d)
     run_stage(d, "pre_night")

@@ -33,6 +33,8 @@ CAUSE_BLEEDING = "流血"
 CAUSE_SHRINK = "缩圈"
 CAUSE_BOMB = "炸药"
 CAUSE_EVENT = "特殊事件"
+# A director's intervention bringing HP to 0 (导演干预): the director's ruling, not an event.
+CAUSE_DIRECTOR = "导演判定"
 CAUSE_DROWNED = "淹死"
 CAUSE_RED_CARD = "红牌"
 CAUSES = (
@@ -41,6 +43,7 @@ CAUSES = (
     CAUSE_SHRINK,
     CAUSE_BOMB,
     CAUSE_EVENT,
+    CAUSE_DIRECTOR,
     CAUSE_DROWNED,
     CAUSE_RED_CARD,
 )

@@ -1,4 +1,4 @@
-"""投票: the secret daily vote, its tally at the day's close and the reward (RULINGS 13).
+"""投票: the secret daily vote, its tally at the day's close and the reward (RULINGS 13, 30).
 
 Each living player casts one vote a day from ``vote.from_day``, by day, and may change it until
 the close. A ballot weighs 1 + the vote values of the items the voter held at the end of the
@@ -276,7 +276,13 @@ def tally(d: Draft, stage: str, context: Mapping[str, Any]) -> None:
     result = standing(d.finish())
     reveal = int(d.flags.get("vote_reveal", 1))
     shown = [_revealed(d, t["character"], i + 1) for i, t in enumerate(result["totals"][:reveal])]
-    d.public("vote_result", {"day": d.day, "revealed": shown})
+    # 统计投票结果并公布 (RULINGS 30): every candidate's weighted total, best first; never a
+    # ballot, a voter or a weight (who voted for whom stays secret).
+    totals = [
+        {"character": t["character"], "name": t["name"], "total": t["total"]}
+        for t in result["totals"]
+    ]
+    d.public("vote_result", {"day": d.day, "revealed": shown, "totals": totals})
     d.directors("vote_tally", result)
     if result["top"] is not None:
         _reward(d, result["top"])

@@ -9,6 +9,12 @@
   var config = JSON.parse(configEl.textContent);
   var gameId = config.game;
   var names = config.names || {};
+  // the banner's words, translated by the page (data-* of #r-texts)
+  var textsEl = document.getElementById("r-texts");
+  var texts = textsEl ? {
+    hurt_mark: textsEl.dataset.hurtMark, mine: textsEl.dataset.mine,
+    hurt: textsEl.dataset.hurt, dismiss: textsEl.dataset.dismiss,
+  } : {};
   var log = document.getElementById("royale-log");
   var status = document.getElementById("live-status");
   var flash = document.getElementById("r-flash");
@@ -89,27 +95,38 @@
     }).join("、") + "。";
   }
 
+  // What the log already says once: the morning report of each day (its 公示 repeats it) and
+  // the places it said would vanish (night_opened repeats them).
+  var reported = {};
+
   function describe(frame) {
     var p = frame.payload || {};
     switch (frame.kind) {
-      // public
+      // public. Each phase change is told once, by the core's phase_changed: the engine's own
+      // day_closed / night_ended / night_closed say the same and are not shown.
       case "phase_changed": return "第 " + p.day + " 天 · " + (PHASES[p.phase] || p.phase);
-      case "announcement": return "【公示】" + (p.title || "") + "\n" + (p.body || "");
+      case "announcement":
+        // the site's own 公示 of the morning report: the 【晨报】 line above already says it
+        if (p.report || (reported[p.day] !== undefined && /^(第 ?\d+ ?天 ?)?晨报$/.test(p.title || ""))) return null;
+        return "【公示】" + (p.title || "") + "\n" + (p.body || "");
       case "dice_rolled": return "导演掷骰（" + p.purpose + "）：" + p.value + " / " + p.sides;
       case "game_paused": return "导演暂停了游戏。";
       case "game_resumed": return "游戏继续。";
       case "game_finished": return "游戏结束，种子已公开。";
       case "game_created": return "游戏创建：" + (p.title || "") + "，" + p.characters + " 名角色。";
-      case "day_closed": return "第 " + p.day + " 天白天结束。";
-      case "night_opened":
-        return "第 " + p.day + " 夜行动开始。" + (p.vanishing && p.vanishing.length
-          ? "今晚将消失：" + p.vanishing.join("、") + "。" : "");
-      case "night_ended": return "第 " + p.day + " 夜行动截止。";
-      case "night_closed": return "第 " + p.day + " 夜结算完毕。";
+      case "day_closed": return null;
+      case "night_opened": {
+        var tonight = (p.vanishing || []).join("、");
+        if (!tonight || reported[p.day] === tonight) return null;
+        return "今晚将消失：" + tonight + "。";
+      }
+      case "night_ended": return null;
+      case "night_closed": return null;
       case "places_vanished": return "场所消失：" + (p.places || []).join("、") + "。";
       case "zone_open": return "特殊区开放：" + p.place;
       case "zone_closed": return "特殊区关闭：" + p.place;
       case "morning_report":
+        reported[p.day] = (p.vanishing || []).join("、");
         return "【晨报】第 " + p.day + " 天" + (p.weather ? " · 天气：" + p.weather : "") + "。"
           + (p.day > 1 || (p.deaths && p.deaths.length) ? deathsLine(p.deaths) : "") + (p.vanishing && p.vanishing.length
           ? "今晚将消失：" + p.vanishing.join("、") + "。" : "");
@@ -124,7 +141,9 @@
         return "【投票结果】" + p.revealed.map(function (r) {
           return (r.rank === 1 ? "最高票" : "第 " + r.rank + " 名") + "：" + r.name + "（生命 " + r.hp
             + "，体力 " + r.mp + "，位置 " + (r.place || "未出生") + "）道具：" + itemList(r.items);
-        }).join("；") + "。";
+        }).join("；") + "。" + (p.totals && p.totals.length ? "候选人票数：" + p.totals.map(function (t) {
+          return t.name + " " + t.total + " 票";
+        }).join("、") + "。" : "");
       case "vote_reward":
         if (!p.item) return "【投票奖励】奖池中的道具已全部出现，" + p.name + " 本次没有获得道具。";
         return "【投票奖励】导演掷骰（1–" + p.die + "）：" + p.rolls.join(" → ") + "，"
@@ -205,10 +224,12 @@
 
   function show(frame) {
     if (!log) return;
+    var text = describe(frame);
+    if (text === null) return; // said once already (see describe)
     var li = el("li", "ev-" + frame.stream + " " + (PRIVATE_CLASS[frame.kind] || ""));
     var at = new Date(frame.at);
     li.appendChild(el("span", "when", isNaN(at) ? "" : clock(at)));
-    li.appendChild(el("span", "text", describe(frame)));
+    li.appendChild(el("span", "text", text));
     if (frame.kind === "phone_call" && frame.payload && frame.payload.call) {
       li.appendChild(phoneButtons(frame.payload.call));
     }
@@ -230,6 +251,111 @@
     return form;
   }
 
+  // --- the banner: results where the player acted ------------------------------------------
+  // The live log lies far below the buttons on a phone. The top of the night panel shows the
+  // result of the player's own last action and the hits it took (live over the websocket); a
+  // hit also marks the tab's title until the page is seen again. Both start afresh each night
+  // and each day. The banner lives in the refreshed state region: setup() draws it again.
+
+  var MINE = {
+    attack_result: 1, bomb_used: 1, used: 1, upgraded: 1, picked_up: 1,
+    gps_result: 1, telescope_result: 1,
+  };
+  var HURT = { hit: 1, bleeding: 1, died: 1 };
+  var banner = { mine: null, hurt: [] };
+  // A broken item is told just before what broke it (the attacker's weapon before its result,
+  // the victim's armor before the hit): it joins the entry that follows.
+  var broken = [];
+  var baseTitle = document.title;
+  var marked = false;
+
+  function markTitle() {
+    if (!texts.hurt_mark || marked) return;
+    marked = true;
+    document.title = texts.hurt_mark + baseTitle;
+  }
+
+  function unmarkTitle() {
+    if (!marked) return;
+    marked = false;
+    document.title = baseTitle;
+  }
+
+  ["focus", "pointerdown", "keydown"].forEach(function (type) {
+    window.addEventListener(type, unmarkTitle, true);
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && document.hasFocus()) unmarkTitle();
+  });
+
+  function note(frame) {
+    var kind = frame.kind;
+    if (kind === "phase_changed") {
+      var phase = (frame.payload || {}).phase;
+      if (phase === "night" || phase === "day") {
+        banner = { mine: null, hurt: [] };
+        broken = [];
+        drawBanner();
+      }
+      return;
+    }
+    if (frame.stream !== "private") return;
+    var text = describe(frame);
+    if (!text) return;
+    if (kind === "item_broken") {
+      broken.push(text);
+      return;
+    }
+    var lines = [text].concat(broken);
+    broken = [];
+    if (MINE[kind]) {
+      banner.mine = lines;
+    } else if (HURT[kind]) {
+      banner.hurt.unshift(lines);
+      banner.hurt.length = Math.min(banner.hurt.length, 5);
+      if (!loading) markTitle();
+    } else {
+      return;
+    }
+    drawBanner();
+  }
+
+  function bannerEntry(cls, label, lines, dismiss) {
+    var box = el("div", "r-banner-entry " + cls);
+    box.setAttribute("role", cls === "hurt" ? "alert" : "status");
+    var body = el("div", "r-banner-text");
+    body.appendChild(el("span", "r-banner-label", label));
+    lines.forEach(function (line) { body.appendChild(el("p", "", line)); });
+    box.appendChild(body);
+    var close = el("button", "", texts.dismiss || "×");
+    close.type = "button";
+    close.addEventListener("click", dismiss);
+    box.appendChild(close);
+    return box;
+  }
+
+  function drawBanner() {
+    var box = document.getElementById("r-banner");
+    if (!box) return;
+    box.textContent = "";
+    if (banner.mine) {
+      box.appendChild(bannerEntry("mine", texts.mine || "", banner.mine, function () {
+        banner.mine = null;
+        drawBanner();
+      }));
+    }
+    if (banner.hurt.length) {
+      var lines = [];
+      banner.hurt.forEach(function (entry) { lines.push(entry.join(" ")); });
+      box.appendChild(bannerEntry("hurt", texts.hurt || "", lines, function () {
+        banner.hurt = [];
+        unmarkTitle();
+        drawBanner();
+      }));
+    }
+    box.hidden = !box.firstChild;
+  }
+
   // --- the event streams ---------------------------------------------------------------------
 
   var refreshTimer = null;
@@ -246,6 +372,7 @@
     if (n !== seen[k] + 1) return false; // a gap: fetch before showing
     seen[k] = n;
     show(frame);
+    note(frame);
     changed();
     return true;
   }
@@ -475,6 +602,7 @@
       sendBtn.disabled = !ws.dataset.enabled;
       if (why) why.textContent = ws.dataset.reason || "";
     }
+    drawBanner();
     tick();
   }
 

@@ -14,7 +14,10 @@
     fetching = true;
     fetch(location.pathname + "?part=state", { credentials: "same-origin" })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
-      .then(function (html) { if (html !== null) region.innerHTML = html; mark(socketOpen); })
+      .then(function (html) {
+        if (html !== null) { region.innerHTML = html; arm(); }
+        mark(socketOpen);
+      })
       .catch(function () { /* the next event or reconnect redraws */ })
       .then(function () {
         fetching = false;
@@ -44,5 +47,69 @@
       retry = Math.min(retry * 2, 30000);
     };
   }
+  // Deadlines count down live. Each countdown carries the seconds left when the server drew
+  // it (data-left), so the player's own clock being off does not matter; without JavaScript the
+  // page shows the deadline's time alone.
+  var text = config.text || {};
+  function fill(template, values) {
+    return String(template).replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
+  }
+  function span(left) {
+    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    var parts = [];
+    if (h) parts.push(fill(text.hours, { n: h }));
+    if (h || m) parts.push(fill(text.minutes, { n: h ? ("0" + m).slice(-2) : m }));
+    if (!h) parts.push(fill(text.seconds, { n: (h || m) ? ("0" + s).slice(-2) : s }));
+    return fill(text.left, { time: parts.join("") });
+  }
+  function arm() {
+    var now = Date.now();
+    region.querySelectorAll(".ww-countdown[data-left]").forEach(function (el) {
+      el.dataset.end = String(now + Number(el.dataset.left) * 1000);
+      el.hidden = false;
+    });
+    tick();
+  }
+  var expired = false;
+  function tick() {
+    var now = Date.now();
+    region.querySelectorAll(".ww-countdown[data-end]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Number(el.dataset.end) - now) / 1000));
+      el.textContent = left > 0 ? span(left) : text.over;
+      if (left === 0 && !el.dataset.done) { el.dataset.done = "1"; expired = true; }
+    });
+    // A deadline just passed: the scheduler settles it within moments; redraw to show it.
+    if (expired) { expired = false; setTimeout(redraw, 3000); }
+  }
+  setInterval(tick, 1000);
+  arm();
+
+  // A skill form: a target must be chosen ("请选择" is no target), and an irreversible use
+  // (data-confirm, the question naming the target) is confirmed before it is posted.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("ww-skill")) return;
+    var button = event.submitter;
+    if (!button || button.value !== "use_skill") return;
+    var select = form.querySelector("select[name=target]");
+    var need = form.querySelector(".ww-need");
+    if (select && !select.value) {
+      event.preventDefault();
+      if (need) need.hidden = false;
+      select.focus();
+      return;
+    }
+    if (need) need.hidden = true;
+    var question = form.dataset.confirm;
+    if (!question) return;
+    var name = select ? select.options[select.selectedIndex].text : "";
+    if (!window.confirm(question.replace("{target}", name))) {
+      event.preventDefault();
+      return;
+    }
+    var confirmed = form.querySelector("input[name=confirmed]");
+    if (confirmed) confirmed.value = "1";
+  });
+
   connect();
 })();

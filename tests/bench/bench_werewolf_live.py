@@ -72,7 +72,11 @@ def night(number: str, close: dt.datetime) -> dict[str, float]:
     )
     Character.objects.bulk_create(Character(game=game, name=f"P{seat}") for seat in SEATS)
     ids = {int(c.name[1:]): c.pk for c in game.characters.all()}
-    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
+    services.werewolf_setup(
+        game=game,
+        roles={ids[s]: r for s, r in SEATS.items()},
+        genders={pk: "男" if s % 2 else "女" for s, pk in ids.items()},
+    )
     services.werewolf_start(game=game, director=director, now=close)
     started = time.perf_counter()
     for seat, skill, target in NIGHT:

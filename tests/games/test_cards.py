@@ -529,6 +529,27 @@ def test_portal_request_and_its_refusals() -> None:
     assert DayPace.objects.get(game=game).pace == "delayed"
 
 
+@pytest.mark.parametrize(("ruleset", "number"), [("islington_256", "256"), ("kimetsu_252", "252")])
+def test_the_royale_posts_have_no_pace_requests(ruleset: str, number: str) -> None:
+    # Neither [256] nor [252] has 加速/延时: the portal shows no pace card, a request is
+    # refused in Chinese, and progress-thread posts asking for one are no request.
+    from games.card_selectors import pace_for_player
+    from tests.royale.conftest import royale_game
+
+    game = royale_game(number, ("甲", "乙", "丙"), ruleset=ruleset)
+    open_day(game)
+    me = Character.objects.get(game=game, name="甲")
+    assert pace_for_player(game=game, character=me, now=bj(1, 9)) is None
+    for kind in ("speed_up", "delay"):
+        with pytest.raises(PaceKindNotAllowed) as refused:
+            cs.pace_request(game=game, character=me, kind=kind, now=bj(1, 9))
+        assert refused.value.text == "本场规则没有加速/延时申请。"
+    post(thread(game, 1, "progress"), "甲", bj(1, 9), "申请加速")
+    assert cs.paces_update(now=bj(1, 10)) == 0
+    assert not SpeedRequest.objects.filter(game=game).exists()
+    assert not DayPace.objects.filter(game=game).exists()
+
+
 def test_a_director_sets_the_pace_and_requests_no_longer_change_it(director: Any) -> None:
     game = werewolf_game("lin_feng_061", "061")
     open_day(game)

@@ -8,6 +8,7 @@ event that would reach a player with no sentence is refused while the suite runs
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,45 @@ async def test_a_card_and_a_pace_request_reach_the_player_as_sentences() -> None
     again = backfill.json()["events"]
     assert _sentences(again) == _sentences(frames)
     assert all(not CODE_WORD.search(text) for text in _sentences(again))
+
+
+def _player_kinds_without_text(app: str) -> dict[str, list[str]]:
+    """Kinds the app's code sends to players (``draft.to``/``draft.public``/a ``GameEvent`` not
+    for the directors) whose payload is not a literal holding the engine's ``text``."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / app).rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(call, ast.Call):
+                continue
+            name = getattr(call.func, "attr", None) or getattr(call.func, "id", None)
+            index = {"to": 1, "public": 0, "GameEvent": 0}.get(str(name))
+            if index is None or len(call.args) <= index:
+                continue
+            kind = call.args[index]
+            if not (isinstance(kind, ast.Constant) and isinstance(kind.value, str)):
+                continue
+            if name == "GameEvent" and "DIRECTORS" in ast.unparse(call.args[1]):
+                continue
+            payload = call.args[index + 1] if len(call.args) > index + 1 else None
+            if isinstance(payload, ast.Dict) and any(
+                isinstance(k, ast.Constant) and k.value == "text" for k in payload.keys
+            ):
+                continue
+            found.setdefault(kind.value, []).append(f"{path.relative_to(ROOT)}:{call.lineno}")
+    return found
+
+
+# Kinds whose payload is built in a variable that always holds ``text`` (read at the line).
+TEXT_IN_VARIABLE = {"royale": {"auction_result"}, "werewolf": {"vote_reminder"}}
+
+
+@pytest.mark.parametrize("app", ["royale", "werewolf"])
+def test_every_kind_the_code_sends_players_has_a_sentence(app: str) -> None:
+    unwritten = {
+        kind: where
+        for kind, where in _player_kinds_without_text(app).items()
+        if eventlog.player_text_missing(app, kind, {}) and kind not in TEXT_IN_VARIABLE[app]
+    }
+    assert unwritten == {}

@@ -153,11 +153,11 @@ def test_the_service_itself_refuses_an_empty_reason(room: Any, director: Any) ->
         services.window_extend(game=game, director=director, minutes=5, reason="")
 
 
-def test_adjusting_hp_to_zero_kills_by_special_event(room: Any) -> None:
+def test_adjusting_hp_to_zero_kills_by_the_directors_ruling(room: Any) -> None:
     game, cast, client = room
     post(client, game, "adjust", character=cast["丙"].id, hp=-100, reason="违规处罚")
     row = Character.objects.get(pk=cast["丙"].id)
-    assert (row.status, row.cause) == ("eliminated", "特殊事件")
+    assert (row.status, row.cause) == ("eliminated", "导演判定")  # not 特殊事件
     assert [f["kind"] for f in private_feed(cast["丙"])][-1] == "died"
     replay_ok(game)
 

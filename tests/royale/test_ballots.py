@@ -1,5 +1,5 @@
 """A royale game's forum vote thread: ballots weigh what the engine says (RULINGS 13), and the
-public tally names the top alone (投票结果不会公开)."""
+public tally names the top and each candidate's total at the close, never a voter (RULINGS 30)."""
 
 from __future__ import annotations
 
@@ -82,10 +82,19 @@ def test_the_weights_stay_those_of_the_day_after_the_next_night_closed(
     assert [(tally.names[t.character], t.votes) for t in tally.totals] == [("丙", 6), ("乙", 2)]
 
 
-def test_the_public_tally_names_the_top_alone(voted: Game) -> None:
+def test_the_public_tally_lists_each_candidates_weighted_total_and_no_voter(voted: Game) -> None:
+    # 在白天结束时，统计投票结果并公布 (RULINGS 30): 丙 6 (甲's 金块), 乙 2; never who voted whom.
     tally = ballots.ballot_tally(game=voted, day=2)
     text = ballots.tally_text(game=voted, tally=tally, now=bj(2, 22, 0))
-    assert text == "【第2天投票结果】\n最高票：丙"
+    assert text == "【第2天投票结果】\n最高票：丙\n\n候选人票数：\n丙 6 票\n乙 2 票"
+    assert "甲" not in text
+
+
+def test_a_count_before_the_close_names_the_top_alone(voted: Game) -> None:
+    # 投票结果不会公开 during the day: the totals wait for the close.
+    tally = ballots.ballot_tally(game=voted, day=2)
+    text = ballots.tally_text(game=voted, tally=tally, now=bj(2, 15, 0))
+    assert text.endswith("】\n最高票：丙")
 
 
 def test_the_control_room_shows_the_forum_tally(voted: Game, director: Any) -> None:

@@ -243,6 +243,9 @@ def test_the_report_is_published_at_day_open_when_the_game_says_so(at_night_one:
     published = Event.objects.filter(game=game, kind="announcement").order_by("seq")
     assert [e.payload["day"] for e in published] == [1, 2]
     assert published[1].audience == "public"
+    # titled once by its day (第 2 天 · 晨报 on the page) and marked as the report's own 公示,
+    # so the player's log tells the morning report once
+    assert [(e.payload["title"], e.payload["report"]) for e in published] == [("晨报", True)] * 2
 
 
 def test_replay_equals_the_stored_state_after_a_full_night(at_night_one: Any) -> None:

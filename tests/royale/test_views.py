@@ -363,3 +363,75 @@ def test_character_names_with_markup_are_escaped(at_night_one: Any) -> None:
     assert "<b>乙</b>" not in body
     assert "&lt;b&gt;乙&lt;/b&gt;" in body  # in the page's markup
     assert "\\u003Cb\\u003E" in body  # in its JSON config
+
+
+# --- the player's faces (issue 15) ------------------------------------------------------------
+
+
+def test_a_supply_in_the_backpack_says_it_must_be_taken_in_hand(at_night_one: Any) -> None:
+    game = empty_royale_game("256", ("甲", "乙"))
+    night_one(game)
+    a = players(game)["甲"]
+    assert a.act("spawn", place="监狱").status_code == 200
+    herb = give(game, "甲", "supply:[HP10]草药")
+
+    def herb_row(body: str) -> str:
+        found = re.search(r'<li class="r-item[^"]*cat-supply">.*?</li>', body, re.S)
+        assert found is not None
+        return visible_text(found.group(0))
+
+    assert "需先拿在手上才能使用" in herb_row(page(a.client, game))
+    assert "需先拿在手上才能使用" in herb_row(page(a.client, game, view="day"))
+    assert a.act("equip", item=herb).status_code == 200
+    assert "需先拿在手上才能使用" not in herb_row(page(a.client, game))
+
+
+def test_the_spawn_button_names_its_cost_in_stamina(at_night_one: Any) -> None:
+    game = empty_royale_game("256", ("甲", "乙"))
+    night_one(game)
+    body = page(players(game)["甲"].client, game)
+    spawn = re.search(r'<form class="act r-spawn".*?</form>', body, re.S)
+    assert spawn is not None
+    button = re.search(r"<button.*?</button>", spawn.group(0), re.S)
+    assert button is not None
+    assert " ".join(visible_text(button.group(0)).split()) == "出生 0 体力"
+
+
+def test_an_announcement_heading_says_its_day_once(at_night_one: Any) -> None:
+    game = empty_royale_game("256", ("甲", "乙"))
+    night_one(game)
+    for day, title in ((1, "第 1 天 晨报"), (1, "晨报"), (1, "导演公告")):
+        made = Announcement.objects.create(
+            game=game, day=day, title=title, body="平安夜", status=AnnouncementStatus.DRAFT
+        )
+        game_services.announcement_publish(announcement=made, director=None)
+    body = page(players(game)["甲"].client, game, view="day")
+    headings = [visible_text(h).strip() for h in re.findall(r"<h3>.*?</h3>", body, re.S)]
+    assert "第 1 天 · 导演公告" in headings
+    assert headings.count("第 1 天 · 晨报") == 2
+    assert not [h for h in headings if h.count("第 1 天") > 1]
+
+
+@pytest.mark.day_events
+@pytest.mark.parametrize(
+    ("ruleset", "title", "other"),
+    [("islington_256", "恶棍", "鬼王"), ("kimetsu_252", "鬼王", "恶棍")],
+)
+def test_the_villain_is_called_by_its_rulesets_own_name(
+    at_night_one: Any, ruleset: str, title: str, other: str
+) -> None:
+    game = royale_game(ruleset[-3:], ("甲", "乙"), ruleset=ruleset)
+    night_one(game)
+    cid = Character.objects.get(game=game, name="乙").pk
+
+    def villain(state: Any) -> None:
+        state.flags["villain"] = {"day": state.day, "character": cid, "holders": [cid]}
+        state.flags["events_today"] = {"day": state.day, "keys": ["villain"]}
+
+    from tests.royale.conftest import state_edit
+
+    state_edit(game, villain)
+    text = " ".join(visible_text(page(players(game)["甲"].client, game, view="day")).split())
+    assert f"今日的【{title}】： 乙" in text
+    assert "恶棍 / 鬼王" not in text
+    assert f"【{other}】" not in text

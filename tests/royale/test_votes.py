@@ -9,8 +9,9 @@ import pytest
 import time_machine
 from channels.db import database_sync_to_async
 
+from games import eventlog
 from games import services as game_services
-from games.models import Game
+from games.models import Event, Game
 from tests.conftest import bj
 from tests.royale.conftest import (
     Player,
@@ -94,6 +95,18 @@ def test_vote_change_and_the_close_announcement(day_two: Any) -> None:
             "place": "监狱",
         }
     ]
+    # 统计投票结果并公布 (RULINGS 30): each candidate's weighted total, no voter.
+    assert result["totals"] == [
+        {"character": cast["丙"].id, "name": "丙", "total": 7},
+        {"character": cast["丁"].id, "name": "丁", "total": 2},
+    ]
+    [line] = eventlog.event_lines(
+        game=game, events=Event.objects.filter(game=game, kind="vote_result")
+    )
+    assert line.text.endswith("。候选人票数：丙 7 票、丁 2 票")
+    # who voted for whom stays secret: 甲 and 乙 only voted
+    assert "甲" not in line.text
+    assert "乙" not in line.text
     [reward] = [f["payload"] for f in public if f["kind"] == "vote_reward"]
     assert (reward["name"], reward["die"]) == ("丙", 6)
     assert [i["id"] for i in cast["丙"].me()["items"]] == [reward["item"]["id"]]

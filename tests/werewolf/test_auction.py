@@ -21,7 +21,7 @@ from tests.werewolf.engine.support import SEATS
 from tests.werewolf.test_admin import directed, room
 from tests.werewolf.test_views import character, dealt_game, login, text
 from werewolf import selectors, services, store
-from werewolf.engine.errors import Charmed
+from werewolf.engine.errors import Charmed, GendersMissing
 from werewolf.engine.state import SETUP
 from werewolf.errors import AlreadyStarted
 from werewolf.selectors import werewolf_state
@@ -58,7 +58,7 @@ def _deals(game: Game) -> int:
 def test_the_room_enters_genders_and_the_auction_and_the_cards_show_them(
     director: Any, director_client: Client
 ) -> None:
-    game = directed(dealt_game(), director)
+    game = directed(dealt_game(genders=False), director)
     first, second = character(game, "玩家1"), character(game, "玩家2")
     roles = {p.id: p.role for p in werewolf_state(game=game).players.values()}
     assert TITLE in room(director_client, game)
@@ -250,9 +250,11 @@ def _dreamer_voted_out(game: Any, ids: dict[int, int], director: Any) -> None:
         game_services.transitions_run_due(now=bj(1, 21, 1))
 
 
-def test_without_genders_the_dreamer_charms_nobody(director: Any) -> None:
-    """The deal alone (no gender entered): the seer still divines the night after."""
-    game, ids = _seated()
-    _dreamer_voted_out(game, ids, director)
-    assert "charm" not in store.state_load(game).flags
-    _use(game, ids[6], "divine", ids[15], bj(1, 21, 5))
+def test_without_genders_a_game_with_a_dreamer_does_not_start(director: Any) -> None:
+    """RULINGS werewolf 9: the deal alone (no gender entered) cannot open night 1, since 魅惑
+    is <强制> and reads the genders; the directors are told who lacks one."""
+    game, _ids = _seated()
+    with pytest.raises(GendersMissing) as refused:
+        services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    assert refused.value.text.startswith("以下角色没有性别：P1、P2、P3")
+    assert werewolf_state(game=game).phase == SETUP

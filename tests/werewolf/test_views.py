@@ -32,7 +32,9 @@ ROLES = (
 NAMES = tuple(f"玩家{n}" for n in range(1, 19))
 
 
-def dealt_game(number: str = "099") -> Game:
+def dealt_game(number: str = "099", *, genders: bool = True) -> Game:
+    """A running [099] game of 玩家1…18, dealt; with ``genders`` every 马甲 女 (the 梦中人 needs
+    them to start: 性别由马甲决定)."""
     game = game_services.game_create(
         kind="werewolf",
         ruleset="arknights_099",
@@ -43,7 +45,11 @@ def dealt_game(number: str = "099") -> Game:
     )
     Character.objects.bulk_create(Character(game=game, name=n) for n in NAMES)
     ids = list(game.characters.order_by("id").values_list("id", flat=True))
-    services.werewolf_setup(game=game, roles=dict(zip(ids, ROLES, strict=True)))
+    services.werewolf_setup(
+        game=game,
+        roles=dict(zip(ids, ROLES, strict=True)),
+        genders=dict.fromkeys(ids, "女") if genders else None,
+    )
     return game
 
 
@@ -197,7 +203,13 @@ def test_the_hunter_voted_out_by_day_gets_its_shot_window_with_a_deadline(direct
     assert "最后一枪" in window
     assert "截止" in window
     target = character(game, "玩家1")
-    after = submit(hunter_page, game, op="use_skill", skill="last_shot", target=str(target.pk))
+    shot = {"op": "use_skill", "skill": "last_shot", "target": str(target.pk)}
+    # A shot cannot be taken back: without JavaScript the page asks first, naming the target.
+    asked = submit(hunter_page, game, **shot)
+    assert "确定对 玩家1 使用 最后一枪？发动后不能撤回。" in asked
+    assert "已提交" not in asked
+    assert werewolf_state(game=game).players[target.pk].alive
+    after = submit(hunter_page, game, **shot, confirmed="1")
     assert "已提交" in after
     assert not werewolf_state(game=game).players[target.pk].alive
 

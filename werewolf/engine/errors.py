@@ -13,6 +13,7 @@ __all__ = [
     "Charmed",
     "ForcedSkill",
     "GameOver",
+    "GendersMissing",
     "InvalidInput",
     "InvalidTarget",
     "NightNotDone",
@@ -157,3 +158,21 @@ class ChangeSpedUp(WerewolfConflict):
     code = "change_sped_up"
     message = "执行加速时不允许改票。"
     message_en = "No vote changes during a speed-up."
+
+
+class GendersMissing(WerewolfConflict):
+    """RULINGS werewolf 9: a game with a 梦中人 (魅惑<强制> reads 异性玩家) does not start while
+    any character lacks a gender; ``missing`` names them."""
+
+    code = "genders_missing"
+    message = "有角色没有性别，本局不能开始。"
+    message_en = "Some characters have no gender; the game cannot start."
+
+    def __init__(self, missing: list[str]) -> None:
+        super().__init__(
+            "以下角色没有性别：" + "、".join(missing) + "。"
+            "本局有[魅惑]<强制>（异性玩家不能使用技能），玩家的性别由马甲决定："
+            "请先在夜晚控制室录入每名角色的性别。",
+            message_en="These characters have no gender: " + ", ".join(missing) + ".",
+            missing=missing,
+        )

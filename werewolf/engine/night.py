@@ -17,10 +17,11 @@ from games.engine.events import GameEvent
 from games.engine.text import is_blank
 
 from .draft import Draft, open_draft
-from .errors import GameOver, NightNotDone
+from .errors import GameOver, GendersMissing, NightNotDone
 from .hooks import hooks
 from .outcomes import out_by, replaced
 from .ruleset import CHECKS, Ruleset, RulesetError
+from .setup import genders_missing
 from .skills import Now, seconds
 from .state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, DAY, LATE, NIGHT, OVER, SETUP, GameState
 from .steps import kills, pass_deadlines, progress, subs
@@ -53,6 +54,10 @@ def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameStat
         raise GameOver()
     if state.phase not in (SETUP, DAY):
         raise WrongPhase(phase=state.phase, needed=DAY)
+    if state.phase == SETUP:
+        missing = genders_missing(state)
+        if missing:
+            raise GendersMissing(missing)
     d = open_draft(state, rng, seconds(now))
     if d.rs.first == "night":
         d.day += 1  # night n comes before day n (099); with ``first: day`` night n follows day n
@@ -182,21 +187,22 @@ def _poison(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
 
 @register_stage("kill")
 def _kill(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
-    """Each effective kill in step order: 挡刀 (night 1), 长生 (the first time the 村长 is a
-    kill's target), 守卫 (every kill on the target), 救药 (one kill on the target)."""
+    """Each effective kill in step order: 长生 (当村长第一次成为指杀的目标时不会出局: being named
+    spends it, whatever would have voided the kill — RULINGS 7), 挡刀 (night 1), 守卫 (every
+    kill on the target), 救药 (one kill on the target)."""
     saves: dict[int, int] = {}
     for _, _, target in _picks(d, "save"):
         saves[target] = saves.get(target, 0) + 1
     spent: set[int] = set()
     for skill, actor, target in kills(d):
         name = d.name(target)
-        if d.rs.skills[skill].chance == "block" and _chance(d, actor, target, "block", "指杀"):
-            continue
         t = d.p(target)
         if "longevity" in t.skills and not t.used.get("longevity") and target not in spent:
             spent.add(target)
             ctx["effects"]["longevity"].append(target)
             d.note("长生", f"村长{name}第一次成为指杀的目标，不出局。", target=target)
+            continue
+        if d.rs.skills[skill].chance == "block" and _chance(d, actor, target, "block", "指杀"):
             continue
         if target in ctx["protected"]:
             d.note("守卫", f"{name}受到守卫，指杀无效。", target=target)

@@ -50,6 +50,7 @@ class Role:
     faction: str
     count: int
     skills: tuple[str, ...]
+    note: str = ""  # the post's words under the role beyond its skills (互知共群, 无技能 ...)
 
 
 # When a trigger fires: ``replace`` (before someone goes out: 替死 takes its place), ``out``
@@ -92,7 +93,12 @@ class Skill:
     # "third" (当夜存活人数三分之一，向下取整: 061's 票台); a skill with another count than "1"
     # is taken by a wide handler (``skills.WIDE``).
     targets: str = "1"
-    text: str = ""  # the post's words, verbatim
+    text: str = ""  # the skill's text, verbatim from the rule post (the role card shows it)
+    # A use that cannot be taken back (a <限定> skill, a shot, an appointment): the portal asks
+    # the player to confirm it, naming the target.
+    irreversible: bool = False
+    # It reads the players' genders (魅惑: 异性玩家), so a game holding it needs every one.
+    needs_genders: bool = False
 
     @property
     def forced(self) -> bool:
@@ -185,6 +191,10 @@ def _need(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
+def _optional(data: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+    return _need(data, key, kind, where) if key in data else default
+
+
 def _trigger(data: Mapping[str, Any], where: str) -> Trigger:
     on = _need(data, "on", str, where)
     if on not in TRIGGER_EVENTS:
@@ -233,7 +243,9 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             announce=v.get("announce"),
             forfeit_announce=v.get("forfeit_announce"),
             targets=str(v.get("targets", "1")),
-            text=str(v.get("text", "")),
+            text=_optional(v, "text", str, where, ""),
+            irreversible=_optional(v, "irreversible", bool, where, False),
+            needs_genders=_optional(v, "needs_genders", bool, where, False),
         )
     roles = {}
     for k, v in _need(data, "roles", dict, "").items():
@@ -244,6 +256,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             _need(v, "faction", str, where),
             _need(v, "count", int, where),
             tuple(_need(v, "skills", list, where)),
+            _optional(v, "note", str, where, ""),
         )
         if role.faction not in factions:
             raise RulesetError(f"{where}.faction", f"unknown faction {role.faction}")

@@ -122,8 +122,24 @@ def role_card(rs: Ruleset, p: Player) -> dict[str, Any]:
         "gender": p.gender,
         "act": p.act,
         "block": p.block,
+        "note": role.note,
         "skills": [
-            {"key": s, "name": rs.skills[s].name, "tags": sorted(rs.skills[s].tags)}
+            {
+                "key": s,
+                "name": rs.skills[s].name,
+                "tags": sorted(rs.skills[s].tags),
+                "text": rs.skills[s].text,
+            }
             for s in p.skills
         ],
     }
+
+
+def genders_missing(state: GameState) -> list[str]:
+    """玩家在游戏中的性别将由马甲决定: when a role in play holds a skill that reads genders (魅惑
+    <强制>, 异性玩家), the names of the characters without one (RULINGS werewolf 9)."""
+    rs = get_ruleset(state.ruleset)
+    held = {s for p in state.players.values() for s in p.skills}
+    if not any(rs.skills[s].needs_genders for s in held):
+        return []
+    return [p.name for p in state.players.values() if p.gender is None]

@@ -29,7 +29,7 @@ def charmed(d: Draft, p: Player) -> bool:
     )
 
 
-def available(d: Draft, p: Player, skill: str) -> bool:
+def _may_use(d: Draft, p: Player, skill: str) -> bool:
     sk = d.rs.skills[skill]
     return (
         p.alive
@@ -39,6 +39,19 @@ def available(d: Draft, p: Player, skill: str) -> bool:
         and not charmed(d, p)
         and all(ok(d, p, skill) for ok in hooks(d.rs, "available"))
     )
+
+
+def electors(d: Draft, skill: str) -> list[int]:
+    """Who may take part in an election skill (选举) tonight."""
+    return [p.id for p in d.players.values() if _may_use(d, p, skill)]
+
+
+def available(d: Draft, p: Player, skill: str) -> bool:
+    """May ``p`` use ``skill`` now. An election with one elector is no election (RULINGS 8: a
+    lone wolf is the 主刀狼 at once), so nobody has it to use, or to miss."""
+    if not _may_use(d, p, skill):
+        return False
+    return d.rs.skills[skill].handler != "elect" or len(electors(d, skill)) > 1
 
 
 def subs(d: Draft, skill: str) -> dict[str, Any]:
@@ -92,6 +105,11 @@ def settle_election(d: Draft, step: NightStep, *, final: bool) -> None:
     elect = elect_skill(d, step)
     if elect is None or d.night.get("leader") is not None:
         return
+    alone = electors(d, elect)
+    if len(alone) == 1:
+        # RULINGS 8: one wolf who may act is the 主刀狼 without an election.
+        _lead(d, alone[0], {"leader": alone[0], "votes": {}, "drawn_from": [], "alone": True})
+        return
     voters = [pid for pid in actors(d, step) if available(d, d.p(pid), elect)]
     votes = subs(d, elect)
     if not final and not all(str(v) in votes for v in voters):
@@ -105,8 +123,11 @@ def settle_election(d: Draft, step: NightStep, *, final: bool) -> None:
     if not pool:
         return
     leader = pool[0] if len(pool) == 1 else d.rng.choice(pool)
+    _lead(d, leader, {"leader": leader, "votes": dict(votes), "drawn_from": pool})
+
+
+def _lead(d: Draft, leader: int, facts: dict[str, Any]) -> None:
     d.set_night(leader=leader)
-    facts = {"leader": leader, "votes": dict(votes), "drawn_from": pool}
     d.directors("leader_elected", facts)
     for pid in team_of(d, d.p(leader).faction):
         d.to(pid, "leader_elected", {"leader": leader, "name": d.name(leader)})

@@ -12,10 +12,11 @@ from typing import Any
 
 from .ballot import ballots
 from .day import vote_modifiers
-from .draft import open_draft
+from .draft import Draft, open_draft
 from .hooks import hooks
+from .ruleset import Skill
 from .setup import role_card
-from .state import DAY, NIGHT, GameState
+from .state import DAY, LATE, NIGHT, GameState, Player
 from .steps import available, team_of
 
 
@@ -48,6 +49,34 @@ def _vote(state: GameState, pid: int) -> dict[str, Any] | None:
     return {"may": may, "mine": ballots(state).get(pid), "targets": targets if may else []}
 
 
+def _usable(sk: Skill, until: float) -> dict[str, Any]:
+    return {
+        "skill": sk.key,
+        "name": sk.name,
+        "until": until,
+        "forced": sk.forced and sk.window is None,
+        "limited": sk.limited,
+        "irreversible": sk.irreversible,
+    }
+
+
+def _night_done(d: Draft, p: Player) -> bool:
+    """The night is over for this player: nothing is left it may still do tonight (no step
+    open or still to open where it holds a usable skill, no window), or the night is drafted
+    and waits for the director's publication."""
+    if d.phase == LATE:
+        return True
+    if d.phase != NIGHT:
+        return False
+    if any(w["actor"] == p.id for w in d.windows):
+        return False
+    return not any(
+        d.night["steps"][step.key]["state"] != "closed"
+        and any(available(d, p, s) for s in step.skills)
+        for step in d.rs.night_steps
+    )
+
+
 def player_view(state: GameState, pid: int) -> dict[str, Any]:
     d = open_draft(state, random.Random(0))
     rs = d.rs
@@ -61,13 +90,10 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
             for s in step.skills:
                 if available(d, p, s):
                     sk = rs.skills[s]
-                    usable.append(
-                        {"skill": s, "name": sk.name, "until": st["deadline"], "forced": sk.forced}
-                    )
+                    usable.append(_usable(sk, st["deadline"]))
     for w in state.windows:
         if w["actor"] == pid:
-            name = rs.skills[w["skill"]].name
-            usable.append({"skill": w["skill"], "name": name, "until": w["until"], "forced": False})
+            usable.append(_usable(rs.skills[w["skill"]], w["until"]))
     view: dict[str, Any] = {
         "id": pid,
         "day": state.day,
@@ -80,6 +106,7 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
         "players": _public_players(state),
         "winner": state.winner,
         "vote": _vote(state, pid),
+        "night_done": _night_done(d, p),
     }
     if rs.factions[p.faction].team:
         view["team"] = [

@@ -555,11 +555,16 @@ def test_the_public_tally_hides_totals_weights_and_secret_reasons() -> None:
     assert "警长" not in text
 
 
-def test_royale_publishes_the_top_alone() -> None:
-    """256: 投票结果不会公开 — only the top is announced."""
+def test_royale_publishes_each_candidates_total_at_the_close_and_no_voter() -> None:
+    """256: 统计投票结果并公布 (RULINGS 30) — the top and each candidate's weighted total once
+    the day has closed, never who voted whom; before the close, the top alone."""
     rules = ballot_rules("islington_256")
     tally = count(post(2, 2, "投票对象：饺子\n投票理由：一"), rules=rules)
-    assert public_text(tally, rules) == "【第3天投票结果】\n最高票：饺子"
+    text = public_text(tally, rules)
+    assert text == "【第3天投票结果】\n最高票：饺子\n\n候选人票数：\n饺子 1 票"
+    assert tally.names[2] not in text
+    early = public_text(tally, rules, as_of=CLOSE - timedelta(hours=1))
+    assert early.endswith("】\n最高票：饺子")
 
 
 def test_kinds_register_their_weights_once_and_others_get_one_vote_each() -> None:
@@ -581,7 +586,7 @@ def test_the_rules_file_holds_each_rulesets_parameters() -> None:
         tie="role_out", tie_role="高僧", tie_skill="献身", proxy_cutoff=30
     )
     assert ballot_rules("conan_096").idle_targetable
-    assert ballot_rules("kimetsu_252").publish == "top"
+    assert ballot_rules("kimetsu_252").publish == "totals"
     assert ballot_rules("unknown") == BallotRules()
 
 

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
+from games.engine.activity import PaceKindNotAllowed, pace_check, request_kind
 from games.engine.cards import (
     BLUE,
+    NO_PACE,
     RED,
     YELLOW,
     CardColorNotAllowed,
@@ -164,10 +166,26 @@ def test_pace_kinds_and_cut_off_are_each_posts() -> None:
     # 099 玩家须知 8: 提议进程加速…过半数同意 — no 延时, no cut-off before the close
     assert (r099.kinds, r099.cutoff_hours, r099.quorum) == (("speed_up",), 0, "majority")
     assert not r099.allows("delay")
-    # 061: 申请加速或延时…讨论日结束三个小时前; the others' posts are silent: as before
-    for ruleset in ("lin_feng_061", "conan_096", "islington_256", "kimetsu_252"):
+    # 061: 申请加速或延时…讨论日结束三个小时前; 096's post is silent: as before
+    for ruleset in ("lin_feng_061", "conan_096"):
         pace = penalty_rules(ruleset).pace
         assert (pace.kinds, pace.cutoff_hours) == (("speed_up", "delay"), 3)
+    # neither royale post has 加速 or 延时: no request of either kind
+    for ruleset in ("islington_256", "kimetsu_252"):
+        pace = penalty_rules(ruleset).pace
+        assert pace.kinds == ()
+        assert not pace.enabled
+        assert not pace.allows("speed_up")
+        assert not pace.allows("delay")
+
+
+def test_pace_null_means_no_requests_and_a_request_is_refused_in_chinese() -> None:
+    rules = parse_penalty_rules({**_with_pace({}), "pace": None})
+    assert rules.pace == NO_PACE
+    assert request_kind("申请加速", rules.pace) is None
+    with pytest.raises(PaceKindNotAllowed) as refused:
+        pace_check("speed_up", rules.pace)
+    assert refused.value.text == "本场规则没有加速/延时申请。"
 
 
 def _with_pace(pace: dict[str, Any]) -> dict[str, Any]:

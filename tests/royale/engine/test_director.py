@@ -10,7 +10,7 @@ from games.engine.errors import InvalidInput
 from royale.engine.director import adjust, drop_supplies, give, relocate, take
 from royale.engine.errors import ActorDead, GameOver, PlaceGone, UnknownCharacter, UnknownItem
 from royale.engine.invariants import problems
-from royale.engine.state import CAUSE_EVENT, GONE_VANISHED, OVER
+from royale.engine.state import CAUSE_DIRECTOR, GONE_VANISHED, OVER
 from royale.engine.state import GameState as State
 
 from .support import edit, empty_game, of, put, rng, vanished
@@ -75,12 +75,12 @@ def test_bleeding_can_be_stopped_or_set() -> None:
     assert started.characters[2].bleeding == 10
 
 
-def test_hp_brought_to_zero_kills_by_special_event_and_drops_the_items_where_it_stood() -> None:
+def test_hp_brought_to_zero_kills_by_directors_ruling_and_drops_the_items_where_it_stood() -> None:
     state, sword = hand(empty_game(n=3, where="钟楼"), 1, "weapon:green:小刀", hand=True)
     state, events = adjust(state, 1, rng(), hp=-500)
     dead = state.characters[1]
     assert not dead.alive
-    assert state.deaths[-1].cause == CAUSE_EVENT  # 特殊事件
+    assert state.deaths[-1].cause == CAUSE_DIRECTOR == "导演判定"  # not 特殊事件
     assert sword in state.places["钟楼"].items
     assert [e.kind for e in heard_by(events, 1)] == ["director_adjusted", "died"]
     assert heard_by(events, 2) == []

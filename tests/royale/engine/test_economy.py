@@ -53,6 +53,7 @@ from royale.engine.errors import (
     InvalidTarget,
     MarketHours,
     MarketNotOpen,
+    NoBarter,
     NoItems,
     NoSuchMarket,
     NoSuchRequest,
@@ -65,6 +66,7 @@ from royale.engine.errors import (
     NotUsable,
     SoldOut,
     TargetGone,
+    TradeNotHere,
     TradeStale,
     UnknownLot,
     UnknownWare,
@@ -691,14 +693,15 @@ def test_gifting_to_the_dead_or_an_npc_or_what_one_does_not_hold_is_refused():
 
 
 def test_a_trade_swaps_atomically_when_the_other_accepts():
-    state = day_game()
-    state, scroll = give(state, 1, "upgrader:卷轴")
-    state, sword = give(state, 2, "weapon:blue:左轮手枪")
-    state, _ = money(state, 2, "3$")
+    # [252]: two players who spent the night in 无限城 (在无限城过夜的玩家可以交易), barter allowed
+    state = day_game(K252, where="无限城")
+    state, scroll = give(state, 1, "upgrader:呼吸法指南")
+    state, sword = give(state, 2, "weapon:blue:轰")
+    state, _ = money(state, 2, "3円")
     state, events = act(state, TradeOffer(1, 2, (scroll,), ("weapon:blue", "currency*2")))
     offered = of(events, "trade_offered")[0]
     assert offered.audience.character == 2
-    assert offered.payload["asks"] == ["蓝色武器×1", "2$"]
+    assert offered.payload["asks"] == ["蓝色武器×1", "2円"]
     after, events = act(state, TradeAccept(2, 1))
     assert scroll in after.characters[2].pack
     assert sword in after.characters[1].pack
@@ -706,6 +709,46 @@ def test_a_trade_swaps_atomically_when_the_other_accepts():
     assert after.flags["market"]["trades"] == []
     assert {e.audience.character for e in of(events, "trade_done")} == {1, 2}
     sound(after)
+
+
+def test_256_has_no_barter_goods_go_for_money_only():
+    # [256] 取消了拍卖行的以物易物 (RULINGS 31): a scroll for a blue weapon is refused ...
+    state = day_game()
+    state, scroll = give(state, 1, "upgrader:卷轴")
+    state, _ = give(state, 2, "weapon:blue:左轮手枪")
+    with pytest.raises(NoBarter) as exc:
+        act(state, TradeOffer(1, 2, (scroll,), ("weapon:blue", "currency*2")))
+    assert exc.value.code == "no_barter"
+    assert exc.value.text == "本场取消了以物易物：交易只能要求货币。"
+    refused(state, TradeOffer(1, 2, (scroll,), ("weapon:blue",)), NoBarter)
+    # ... a scroll for 2$ is a sale, not barter
+    state, _ = money(state, 2, "2$")
+    offered, _ = act(state, TradeOffer(1, 2, (scroll,), ("currency*2",)))
+    after, _ = act(offered, TradeAccept(2, 1))
+    assert scroll in after.characters[2].pack
+    assert purse(after, 1) == 2
+    sound(after)
+
+
+def test_252_gifts_and_trades_only_between_players_who_spent_the_night_in_the_infinity_castle():
+    # [252] 在无限城过夜的玩家可以交易 (RULINGS 31): 角色1 and 角色2 in 无限城, 角色3 at 蝶屋
+    state = edit(day_game(K252, where="无限城"), 3, place="蝶屋")
+    state, pill = give(state, 1, "supply:[MP50]静心丸")
+    state, balm = give(state, 3, "supply:[HP60]愈合膏")
+    refused(state, Gift(1, 3, (pill,)), TradeNotHere)
+    refused(state, Gift(3, 1, (balm,)), TradeNotHere)
+    refused(state, TradeOffer(1, 3, (pill,), ("currency*1",)), TradeNotHere)
+    with pytest.raises(TradeNotHere) as exc:
+        act(state, TradeOffer(3, 1, (balm,), ("currency*1",)))
+    assert exc.value.text == "只有在【无限城】过夜的玩家之间可以交易或赠送。"
+    after, _ = act(state, Gift(1, 2, (pill,)))
+    assert pill in after.characters[2].pack
+    # an offer made in 无限城 cannot be accepted once a side is elsewhere (a director's move)
+    offered, _ = act(state, TradeOffer(1, 2, (pill,), ("currency*1",)))
+    refused(edit(offered, 2, place="蝶屋"), TradeAccept(2, 1), TradeNotHere)
+    # the player's market view says why before it tries
+    assert market_view(state, 3, at(12).timestamp())["trades"]["reason"] == exc.value.text
+    assert market_view(state, 1, at(12).timestamp())["trades"]["reason"] == ""
 
 
 def test_a_trade_that_cannot_be_paid_or_went_stale_changes_nothing():

@@ -32,7 +32,7 @@ from royale.engine.state import (
     OVER,
 )
 
-from .support import I256, K252, act, edit, empty_game, give, next_day, of, put, rng
+from .support import I256, K252, act, edit, empty_game, give, keep_safe, next_day, of, put, rng
 
 # --- daily settlement -------------------------------------------------------------------------
 
@@ -215,6 +215,33 @@ def test_all_remaining_die_at_once_nobody_wins():
     assert over.payload["winner"] is None
 
 
+def test_several_last_characters_dying_at_once_is_a_directors_win():
+    # 若多名角色最后同时死亡，导演获胜 (RULINGS 29): three left, all in the shrink of 钟楼.
+    state = empty_game(n=3, where="钟楼")
+    state.shrink_tonight = ("钟楼",)
+    state, events = night_close(state, rng())
+    assert state.winner is None
+    assert [r["rank"] for r in ranking(state)] == [1, 1, 1]
+    (over,) = of(events, "game_over")
+    assert over.payload["winner"] is None
+
+
+def test_the_last_character_dying_alone_ranks_first_and_wins():
+    # 存活到最后的角色获胜: two left; 角色1 bleeds out first, 角色2 dies alone in the shrink
+    # after it — the last death, alone, so 角色2 ranks first and wins (RULINGS 29).
+    state = empty_game(n=2, where="钟楼")
+    state = edit(state, 2, place="钟楼")
+    state = edit(state, 1, place="灯塔", bleeding=10, hp=10)
+    state.shrink_tonight = ("钟楼",)
+    state, events = night_close(state, rng())
+    assert state.phase == OVER
+    assert [c.alive for c in state.characters.values() if not c.npc] == [False, False]
+    assert state.winner == 2
+    assert [(r["character"], r["rank"]) for r in ranking(state)] == [(2, 1), (1, 2)]
+    (over,) = of(events, "game_over")
+    assert over.payload["winner"] == 2
+
+
 def test_red_card_is_a_death_of_its_own_step():
     state = empty_game(n=3, where="钟楼")
     state, knife = give(state, 2, "weapon:green:小刀")
@@ -359,3 +386,14 @@ def test_event_flags_change_the_shrink_of_the_day(flag, value, announced, vanish
     assert len(report.payload["vanishing"]) == announced
     assert len(state.shrink_tonight) == vanishing
     assert "教堂" in state.shrink_tonight
+
+
+def test_yesterdays_search_result_is_cleared_at_day_open() -> None:
+    from royale.engine import Search
+
+    state = keep_safe(empty_game(n=2), 1, 2)
+    state, _ = act(state, Search(1))
+    assert state.characters[1].found is not None
+    state, _ = next_day(state)
+    assert state.phase == "day"
+    assert state.characters[1].found is None  # the night view of day 2 shows no old find

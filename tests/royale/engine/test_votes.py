@@ -317,10 +317,31 @@ def test_a_pool_of_names_all_in_play_still_gives_its_item():
     assert after.items[new].kind.startswith("weapon:orange:")
 
 
+def test_the_close_publishes_each_candidates_weighted_total_and_never_a_voter():
+    # 在白天结束时，统计投票结果并公布 (RULINGS 30). 角色1 holds a 金块 (白天票数+5): its ballot
+    # weighs 6. 角色1 and 角色4 vote 角色2 (6 + 1 = 7); 角色2, 角色3 and 角色5 vote 角色3 (3).
+    state = cast(day_two(holdings={1: [GOLD]}), (1, 2), (2, 3), (3, 3), (4, 2), (5, 3))
+    _, events = close(state)
+    [result] = of(events, "vote_result")
+    assert result.audience.kind == "public"
+    assert result.payload["totals"] == [
+        {"character": 2, "name": "角色2", "total": 7},
+        {"character": 3, "name": "角色3", "total": 3},
+    ]
+    # No public event tells who voted for whom: no ballot, voter or weight, and the names of
+    # those who only voted (角色1, 角色4, 角色5) appear nowhere.
+    for e in events:
+        if e.audience.kind != "public":
+            continue
+        blob = json.dumps(e.payload, ensure_ascii=False)
+        for secret in ('"voter', '"ballots"', '"weight"', '"since"', "角色1", "角色4", "角色5"):
+            assert secret not in blob, (secret, e)
+
+
 def test_nobody_voted_means_no_top_and_no_reward():
     _, events = close(day_two())
     [result] = of(events, "vote_result")
-    assert result.payload == {"day": 2, "revealed": []}
+    assert result.payload == {"day": 2, "revealed": [], "totals": []}
     assert of(events, "vote_reward") == []
     assert of(events, "vote_tally")[0].payload["top"] is None
 
