@@ -779,10 +779,20 @@ def _apply(d: Draft, ops: list[Op]) -> None:
         elif kind == "pack":
             _join_pack(d, int(rest[0]))
         elif kind == "public":
-            d.public(str(rest[0]), {"text": str(rest[1])})
+            _announce(d, str(rest[0]), str(rest[1]))
 
 
 APPLIERS["lf"] = _apply
+
+
+def _announce(d: Draft, what: str, text: str) -> None:
+    """The night's announcements at the day's open, each its own kind."""
+    if what == "stage":
+        d.public("stage", {"text": text})
+    elif what == "pipe":
+        d.public("pipe", {"text": text})
+    elif what == "verify":
+        d.public("verify", {"text": text})
 
 
 def _join_pack(d: Draft, pid: int) -> None:
