@@ -19,6 +19,7 @@ class UseSkill(Action):
     kind: ClassVar[str] = "use_skill"
     skill: str
     targets: tuple[int, ...]
+    option: str | None = None  # a skill's other input: 061's 鸩毒 marks, 狡黠's guess, 传音's words
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ hands the weighted totals to ``day_vote``; ``tally`` does the same for votes cas
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from games.engine.ballots import Adjust, Reason, VoteModifiers
@@ -19,6 +19,7 @@ from games.engine.events import GameEvent
 from . import victory
 from .draft import Draft, open_draft
 from .errors import GameOver, InvalidTarget
+from .hooks import hooks
 from .outcomes import TRIGGERS, Fired, eliminate, open_window, out_by, register_trigger, triggers_of
 from .ruleset import Trigger
 from .skills import Now, seconds
@@ -44,7 +45,10 @@ def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
         if any(t.on == "tie" for s in role.skills for t in d.rs.skills[s].triggers)
     }
     holders |= {d.rs.roles[p.role].name: p.id for p in d.living() if triggers_of(d, p.id, "tie")}
-    return VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
+    mods = VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
+    for hook in hooks(d.rs, "vote_modifiers"):
+        mods = hook(d, mods)
+    return mods
 
 
 def tally(state: GameState, ballots: Mapping[int, int]) -> dict[int, Fraction]:
@@ -58,22 +62,35 @@ def tally(state: GameState, ballots: Mapping[int, int]) -> dict[int, Fraction]:
             continue
         if voter in mods.void_voters or target in mods.immune:
             continue
+        if (voter, target) in mods.void_pairs:
+            continue
         weight = mods.weights[voter].value if voter in mods.weights else Fraction(1)
         totals[target] = totals.get(target, Fraction(0)) + weight
+    for target, adjust in mods.multipliers.items():
+        if target in totals:
+            totals[target] *= adjust.value
     return totals
 
 
 def day_vote(
-    state: GameState, totals: Mapping[int, Fraction | int], rng: random.Random, now: Now
+    state: GameState,
+    totals: Mapping[int, Fraction | int],
+    rng: random.Random,
+    now: Now,
+    ballots: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[GameState, list[GameEvent]]:
     """投票结束: the top-voted player is out; a tie takes the 高僧 (献身) or, with no 高僧 to
-    take it, nobody (RULINGS 2). Triggers are announced at once."""
+    take it, nobody (RULINGS 2). Triggers are announced at once. ``ballots``: the final
+    ballots ``(voter, target)``, earliest naming post first, for the triggers that ask who
+    voted (061's 公敌, 怨恨, 共死); kept as ``flags["day_ballots"]``."""
     if state.phase == OVER:
         raise GameOver()
     if state.phase != DAY or state.flags.get("voted") == state.day:
         raise WrongPhase(phase=state.phase, needed=DAY)
     d = open_draft(state, rng, seconds(now))
     d.set_flag("voted", d.day)
+    if ballots is not None:
+        d.set_flag("day_ballots", {"day": d.day, "ballots": [[v, t] for v, t in ballots]})
     mods = vote_modifiers(state, d.day)
     counted = {
         int(t): Fraction(v)
@@ -92,6 +109,8 @@ def day_vote(
 
 
 def _voted_out(d: Draft, pid: int) -> None:
+    if any(hook(d, pid) for hook in hooks(d.rs, "voted_out")):
+        return
     for skill, t in triggers_of(d, pid, "voted_out"):
         if TRIGGERS[t.handler](d, pid, t, Fired(pid, CAUSE_VOTE, False, skill)):
             return

@@ -18,6 +18,7 @@ from games.engine.text import is_blank
 
 from .draft import Draft, open_draft
 from .errors import GameOver, GendersMissing, NightNotDone
+from .hooks import hooks
 from .outcomes import out_by, replaced
 from .ruleset import CHECKS, Ruleset, RulesetError
 from .setup import genders_missing
@@ -58,12 +59,20 @@ def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameStat
         if missing:
             raise GendersMissing(missing)
     d = open_draft(state, rng, seconds(now))
-    d.day += 1
+    if d.rs.first == "night":
+        d.day += 1  # night n comes before day n (099); with ``first: day`` night n follows day n
     d.phase = NIGHT
     d.closed_at = d.now
-    steps = {s.key: {"state": "waiting", "deadline": None} for s in d.rs.night_steps}
-    d.night = {"steps": steps, "subs": {}, "leader": None, "shots": []}
+    prelude = d.rs.first == "day" and state.phase == SETUP
+    skip = "game" if prelude else "prelude"
+    steps = {
+        s.key: {"state": "closed" if s.nights == skip else "waiting", "deadline": None}
+        for s in d.rs.night_steps
+    }
+    d.night = {"steps": steps, "subs": {}, "leader": None, "shots": [], "prelude": prelude}
     d.public("night_open", {"day": d.day})
+    for hook in hooks(d.rs, "night_open"):
+        hook(d)
     progress(d)
     return d.finish(), d.events
 
@@ -205,7 +214,14 @@ def _kill(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
         hits.append([target, CAUSE_KILL, actor])
 
 
+# Appliers of a ruleset's own effects (keys beyond EFFECT_KEYS), run in key order before 099's.
+Applier = Callable[[Draft, Any], None]
+APPLIERS: dict[str, Applier] = {}
+
+
 def _apply_effects(d: Draft, effects: Mapping[str, Any]) -> None:
+    for key in sorted(set(effects) & set(APPLIERS)):
+        APPLIERS[key](d, effects[key])
     for actor, skill in effects["used"]:
         w = d.wp(actor)
         w.used[skill] = w.used.get(skill, 0) + 1
@@ -259,6 +275,8 @@ def night_resolve(state: GameState, rng: random.Random) -> tuple[GameState, list
     scratch.trace = d.trace
     _apply_effects(scratch, result["effects"])
     _settle(scratch, result)
+    for hook in hooks(scratch.rs, "night_end"):
+        hook(scratch)
     result = {
         **result,
         "trace": d.trace,
@@ -355,6 +373,7 @@ def _override_effects(drafted: Mapping[str, Any], given: Any) -> dict[str, Any]:
     if not isinstance(given, Mapping) or not set(given) <= set(EFFECT_KEYS):
         raise _refuse("效果格式不对。", f"effects keys are {', '.join(EFFECT_KEYS)}")
     effects = {k: list(drafted.get(k, [])) for k in EFFECT_KEYS}
+    effects |= {k: v for k, v in drafted.items() if k not in EFFECT_KEYS}  # a ruleset's own
     for key, entries in given.items():
         if not isinstance(entries, list | tuple):
             raise _refuse("效果格式不对。", f"effects {key} is a list")
@@ -418,6 +437,10 @@ def night_publish(
     before = len(d.outs)
     _apply_effects(d, result["effects"])
     _settle(d, result)
+    for hook in hooks(d.rs, "night_end"):
+        hook(d)
+    if d.rs.first == "day":
+        d.day += 1
     night_outs = [o for o in d.outs[before:] if o.night]
     for o in night_outs:
         d.to(o.id, "you_are_out", {"day": d.day})
@@ -429,7 +452,8 @@ def night_publish(
     for target in result["effects"]["longevity"]:
         d.to(target, "feedback", {"kind": "longevity", "text": "[长生]已发动：你没有出局。"})
     yesterday = [
-        {"id": o.id, "name": d.name(o.id), "role": d.role_name(o.id), "cause": o.cause}
+        {"id": o.id, "name": d.name(o.id), "cause": o.cause}
+        | ({"role": d.role_name(o.id)} if d.rs.reveal_day_outs else {})
         for o in d.outs
         if o.day == d.day - 1 and not o.night
     ]
@@ -446,6 +470,8 @@ def night_publish(
     d.set_flag("history", history)
     d.result = None
     d.night = {}
+    for hook in hooks(d.rs, "day_open"):
+        hook(d)
     if d.winner is not None:
         d.phase = OVER
     return d.finish(), d.events

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import victory
 from .draft import Draft
+from .hooks import hooks
 from .ruleset import CHECKS, Ruleset, RulesetError, Trigger
 from .state import CAUSE_LOST_FEIGN, CAUSE_RED_CARD, CAUSE_SUBSTITUTE, Out
 
@@ -80,6 +81,8 @@ def out_by(
     技能则发动的[爱慕]无效)."""
     if d.winner is not None:
         return
+    if any(hook(d, pid, cause, night) for hook in hooks(d.rs, "spare")):
+        return
     if not replaced(d, pid, cause, night=night, void=void):
         eliminate(d, pid, cause, night=night)
 
@@ -110,7 +113,8 @@ def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
     d.directors("out", {"id": pid, "cause": cause, "day": d.day, "night": night})
     if not night:
         # 白天出局的角色将立即公示，并公示身份。
-        d.public("out", {"id": pid, "name": p.name, "role": d.role_name(pid), "cause": cause})
+        shown = {"role": d.role_name(pid)} if d.rs.reveal_day_outs else {}
+        d.public("out", {"id": pid, "name": p.name, **shown, "cause": cause})
         d.to(pid, "you_are_out", {"cause": cause})
     if cause == CAUSE_RED_CARD:
         p.skills = ()
@@ -119,6 +123,8 @@ def eliminate(d: Draft, pid: int, cause: str, *, night: bool) -> None:
     for skill, t in held:
         if not t.after_check:
             TRIGGERS[t.handler](d, pid, t, Fired(pid, cause, night, skill))
+    for hook in hooks(d.rs, "out"):
+        hook(d, pid, cause, night)
     if victory.check(d):
         return
     for skill, t in held:

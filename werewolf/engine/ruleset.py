@@ -25,6 +25,8 @@ RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 # Tags the posts use (<团队> team, <冷却:X> cooldown ... and 061/096's <锁定>/<觉醒>/<圣物>).
 TAGS = frozenset({"强制", "限定", "角色", "团队", "被动", "开关", "锁定", "觉醒", "圣物", "冷却"})
 TARGET_RULES = frozenset({"alive", "other", "teammate"})
+TARGET_COUNTS = frozenset({"0", "0-1", "1", "2", "3", "any", "third"})
+NIGHTS = frozenset({"all", "prelude", "game"})
 
 
 class RulesetError(ValueError):
@@ -38,6 +40,7 @@ class Faction:
     key: str
     name: str
     team: bool  # 互知共群: members see each other and act together
+    roster: bool = False  # 互知不共群: members are told who the others are, without roles
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,10 @@ class Skill:
     triggers: tuple[Trigger, ...] = ()
     announce: str | None = None  # the announcement text a use makes public (遗志, 殉职)
     forfeit_announce: str | None = None  # ... and one when it is forfeited (警长收回)
+    # How many targets a submission names: "1" (the default), "0", "0-1", "2", "3", "any" or
+    # "third" (当夜存活人数三分之一，向下取整: 061's 票台); a skill with another count than "1"
+    # is taken by a wide handler (``skills.WIDE``).
+    targets: str = "1"
     text: str = ""  # the skill's text, verbatim from the rule post (the role card shows it)
     # A use that cannot be taken back (a <限定> skill, a shot, an appointment): the portal asks
     # the player to confirm it, naming the target.
@@ -116,6 +123,9 @@ class NightStep:
     after: tuple[str, ...] = ()  # opens once these steps are closed
     feedback: str | None = None  # the forced skill that tells the actor when it opens (通灵)
     minutes_after_open: int | None = None
+    # Which nights it opens on: "all", "prelude" (only the night before the first day, 061's
+    # 附身/遇难 and the 铁柱's first 票台) or "game" (every night but the prelude).
+    nights: str = "all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +168,14 @@ class Ruleset:
     # (earliest, latest), in which the site reminds; None: no reminder.
     vote_reminder: tuple[int, int] | None
     texts: Mapping[str, str]
+    # "night": the game starts with night 1 (099); "day": with a prelude (night 0: the setup
+    # steps), then day 1, and night n follows day n (061).
+    first: str = "night"
+    # 白天出局的角色将立即公示，并公示身份 (099); False: a role is public only when a rule
+    # announces it (061: 宝藏阵营, 遗志), listed in ``flags["shown_roles"]``.
+    reveal_day_outs: bool = True
+    hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # see ``hooks``
+    params: Mapping[str, Any] = field(default_factory=dict)  # the hooks' own data
 
     def step(self, key: str) -> NightStep:
         return next(s for s in self.night_steps if s.key == key)
@@ -193,7 +211,9 @@ def _trigger(data: Mapping[str, Any], where: str) -> Trigger:
 
 def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     factions = {
-        k: Faction(k, _need(v, "name", str, f"factions.{k}"), bool(v.get("team")))
+        k: Faction(
+            k, _need(v, "name", str, f"factions.{k}"), bool(v.get("team")), bool(v.get("roster"))
+        )
         for k, v in _need(data, "factions", dict, "").items()
     }
     skills: dict[str, Skill] = {}
@@ -205,6 +225,8 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         if v.get("target", "alive") not in TARGET_RULES:
             raise RulesetError(f"{where}.target", "unknown target rule")
         triggers = tuple(_trigger(t, f"{where}.triggers") for t in v.get("triggers", []))
+        if str(v.get("targets", "1")) not in TARGET_COUNTS:
+            raise RulesetError(f"{where}.targets", "unknown target count")
         skills[k] = Skill(
             key=k,
             name=_need(v, "name", str, where),
@@ -220,6 +242,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             triggers=triggers,
             announce=v.get("announce"),
             forfeit_announce=v.get("forfeit_announce"),
+            targets=str(v.get("targets", "1")),
             text=_optional(v, "text", str, where, ""),
             irreversible=_optional(v, "irreversible", bool, where, False),
             needs_genders=_optional(v, "needs_genders", bool, where, False),
@@ -250,10 +273,13 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             after=tuple(s.get("after", ())),
             feedback=s.get("feedback"),
             minutes_after_open=s.get("minutes_after_open"),
+            nights=s.get("nights", "all"),
         )
         for s in _need(data, "night_steps", list, "")
     )
     step_keys = {s.key for s in steps}
+    if any(s.nights not in NIGHTS for s in steps):
+        raise RulesetError("night_steps", "nights is all, prelude or game")
     for step in steps:
         if not set(step.after) <= step_keys or any(k not in skills for k in step.skills):
             raise RulesetError(f"night_steps.{step.key}", "names an unknown step or skill")
@@ -313,7 +339,18 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         surrender=frozenset(data.get("surrender", ())),
         vote_reminder=None if reminder is None else (reminder[0], reminder[1]),
         texts=texts,
+        first=_first(data),
+        reveal_day_outs=bool(data.get("reveal_day_outs", True)),
+        hooks={k: tuple(v) for k, v in dict(data.get("hooks", {})).items()},
+        params=dict(data.get("params", {})),
     )
+
+
+def _first(data: Mapping[str, Any]) -> str:
+    first = data.get("first", "night")
+    if first not in ("night", "day"):
+        raise RulesetError("first", "night or day")
+    return str(first)
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -35,6 +35,7 @@ from .errors import (
     UnknownPlayer,
     WindowClosed,
 )
+from .hooks import hooks
 from .outcomes import out_by
 from .ruleset import CHECKS, Ruleset, RulesetError, Skill
 from .state import CAUSE_SHOT, NIGHT, OVER, GameState, Player
@@ -43,6 +44,10 @@ from .steps import available, charmed, progress, put_sub, subs, team_of
 Now = datetime | float | int
 SkillHandler = Callable[[Draft, Player, Skill, int, float], None]
 HANDLERS: dict[str, SkillHandler] = {}
+# Handlers of skills naming another count of targets than one (``Skill.targets``), or an
+# ``option``: they get the whole action and check its targets themselves.
+WideHandler = Callable[[Draft, Player, Skill, UseSkill, float], None]
+WIDE: dict[str, WideHandler] = {}
 
 
 def seconds(now: Now) -> float:
@@ -59,7 +64,7 @@ def register_handler(name: str) -> Callable[[SkillHandler], SkillHandler]:
 
 def _check_names(rs: Ruleset) -> None:
     for sk in rs.skills.values():
-        if sk.handler is not None and sk.handler not in HANDLERS:
+        if sk.handler is not None and sk.handler not in HANDLERS and sk.handler not in WIDE:
             raise RulesetError(f"skills.{sk.key}.handler", f"unknown handler {sk.handler}")
 
 
@@ -183,6 +188,15 @@ def use_skill(d: Draft, a: UseSkill, now: float) -> None:
             raise NotYourSkill(skill=a.skill)
     if charmed(d, p):
         raise Charmed()
+    if sk.handler in WIDE:
+        if sk.limited and p.used.get(sk.key, 0) >= 1:
+            raise SkillUsedUp(skill=sk.key)
+        if sk.step is not None:
+            _step_open(d, sk, now)
+        WIDE[sk.handler](d, p, sk, a, now)
+        if sk.step is not None:
+            progress(d)
+        return
     target = target_of(d, p, sk, a.targets)
     if sk.limited and p.used.get(sk.key, 0) >= 1:
         raise SkillUsedUp(skill=sk.key)
@@ -205,6 +219,8 @@ def forgo(d: Draft, a: Forgo, now: float) -> None:
         if sk.forfeit_announce is not None:
             text = d.rs.text(sk.forfeit_announce, old=p.name)
             d.public(sk.forfeit_announce, {"text": text})
+        for hook in hooks(d.rs, "window_closed"):
+            hook(d, w, False)
         return
     if not available(d, p, sk.key):
         raise NotYourSkill(skill=sk.key)

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from .draft import Draft
+from .hooks import hooks
 from .ruleset import NightStep
 from .state import NIGHT, Player
 
@@ -36,6 +37,7 @@ def _may_use(d: Draft, p: Player, skill: str) -> bool:
         and skill in p.skills
         and not (sk.limited and p.used.get(skill, 0) >= 1)
         and not charmed(d, p)
+        and all(ok(d, p, skill) for ok in hooks(d.rs, "available"))
     )
 
 
@@ -231,3 +233,5 @@ def expire_window(d: Draft, w: dict[str, Any]) -> None:
     if skill.forfeit_announce is not None:
         text = d.rs.text(skill.forfeit_announce, old=d.name(w["actor"]))
         d.public(skill.forfeit_announce, {"text": text})
+    for hook in hooks(d.rs, "window_closed"):
+        hook(d, w, False)

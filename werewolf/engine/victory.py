@@ -82,6 +82,9 @@ def check(d: Draft) -> bool:
         if faction not in d.lost and any(CONDITIONS[c.kind](d, faction, c) for c in v.lose):
             lose(d, faction, "失败条件")
     remaining = [f for f in d.rs.victory if f not in d.lost]
+    if not remaining:
+        _no_winner(d)  # every faction lost at once: nobody wins
+        return True
     if len(remaining) == 1:
         _win(d, remaining[0])
         return True
@@ -90,6 +93,22 @@ def check(d: Draft) -> bool:
             _win(d, faction)
             return True
     return False
+
+
+def _no_winner(d: Draft) -> None:
+    d.winner = ""  # over, and nobody won (``winner`` None means the game goes on)
+    d.phase = OVER
+    d.note("胜负", "所有阵营均已判负，无人胜利，游戏结束。")
+    d.public(
+        "game_over", {"winner": None, "winner_name": None, "lost": list(d.lost), "roles": _roles(d)}
+    )
+
+
+def _roles(d: Draft) -> list[dict[str, object]]:
+    return [
+        {"id": p.id, "name": p.name, "role": d.role_name(p.id), "faction": p.faction}
+        for p in d.players.values()
+    ]
 
 
 def _win(d: Draft, faction: str) -> None:
@@ -103,9 +122,6 @@ def _win(d: Draft, faction: str) -> None:
             "winner": faction,
             "winner_name": d.rs.factions[faction].name,
             "lost": list(d.lost),
-            "roles": [
-                {"id": p.id, "name": p.name, "role": d.role_name(p.id), "faction": p.faction}
-                for p in d.players.values()
-            ],
+            "roles": _roles(d),
         },
     )

@@ -13,6 +13,7 @@ from typing import Any
 from .ballot import ballots
 from .day import vote_modifiers
 from .draft import Draft, open_draft
+from .hooks import hooks
 from .ruleset import Skill
 from .setup import role_card
 from .state import DAY, LATE, NIGHT, GameState, Player
@@ -21,7 +22,8 @@ from .steps import available, team_of
 
 def _public_players(state: GameState) -> list[dict[str, Any]]:
     d = open_draft(state, random.Random(0))
-    day_out = {o.id: o for o in state.outs if not o.night}
+    day_out = {o.id for o in state.outs if not o.night and d.rs.reveal_day_outs}
+    day_out |= {int(i) for i in state.flags.get("shown_roles", [])}  # roles a rule made public
     out = []
     for p in state.players.values():
         entry: dict[str, Any] = {"id": p.id, "name": p.name, "alive": p.alive}
@@ -120,6 +122,8 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
                     if rs.skills[s].effect == "kill" and "团队" in rs.skills[s].tags
                 },
             }
+    for hook in hooks(rs, "view"):
+        view = hook(d, p, view)
     return view
 
 

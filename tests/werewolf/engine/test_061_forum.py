@@ -1,0 +1,93 @@
+"""[061]'s vote thread read by the forum's ballot parser (``games.engine.ballots``) with the
+engine's ``vote_modifiers``: 票台 (immune: the top of the rest is out), 诅咒 ×2 (暗记), 独尊 (a
+void ballot whose reason is never published), then ``day_vote`` with the totals and the
+final ballots, earliest first — the path the shell takes at 关门."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from fractions import Fraction
+
+from games.engine.ballots import (
+    BallotDay,
+    BallotPost,
+    Tally,
+    Voter,
+    ballot_rules,
+    count_ballots,
+)
+from games.engine.events import GameEvent
+from games.engine.timetable import BEIJING
+from werewolf.engine import Forgo, apply_action, day_vote, vote_modifiers
+from werewolf.engine.state import GameState
+
+from .support import outs
+from .support_061 import AMBITIOUS, L61, MINE, PILLAR, close_at, game, play, rng
+
+OPEN = datetime(2018, 11, 3, 12, 0, tzinfo=BEIJING)
+
+
+def thread(state: GameState, ballots: list[tuple[int, int]]) -> Tally:
+    posts = [
+        BallotPost(
+            floor=n + 2,
+            external_id=f"p{n}",
+            author=voter,
+            by_director=False,
+            posted_at=OPEN + timedelta(minutes=n),
+            text=f"投票对象：{state.players[target].name}\n投票理由：直觉",
+        )
+        for n, (voter, target) in enumerate(ballots)
+    ]
+    voters = [Voter(p.id, p.name, alive=p.alive) for p in state.players.values()]
+    day = BallotDay(day=state.day, closes_at=OPEN + timedelta(days=1))
+    return count_ballots(posts, voters, day, ballot_rules(L61), vote_modifiers(state, state.day))
+
+
+def settle(state: GameState, tally: Tally) -> tuple[GameState, list[GameEvent]]:
+    totals = {t.character: t.votes for t in tally.totals}
+    final = [
+        (v.voter, v.target)
+        for v in tally.verdicts
+        if v.counted and v.voter is not None and v.target is not None
+    ]
+    state, events = day_vote(state, totals, rng(), close_at(state), ballots=final)
+    for w in state.windows:
+        if w["skill"] == "favor":  # the 天使 lets 偏爱 go
+            forgo = Forgo(actor=w["actor"], skill="favor")
+            state, more = apply_action(state, forgo, rng(), close_at(state) + 60)
+            events += more
+    return state, events
+
+
+def test_stage_the_forum_counts_them_but_the_top_of_the_rest_is_out() -> None:
+    state = game(possess=1, hostage=16)  # day 1's 票台: seats 19–14
+    tally = thread(state, [(1, 19), (2, 19), (3, 19), (4, 13), (5, 13)])
+    assert tally.outcome.character == 13
+    state, _ = settle(state, tally)
+    assert outs(state) == [(13, "投票")]
+
+
+def test_curse_doubles_in_the_forums_totals() -> None:
+    state = game(possess=1, hostage=16, picks=[(PILLAR, "curse", 13)])
+    tally = thread(state, [(1, 12), (2, 12), (3, 12), (4, 13), (5, 13)])
+    assert {t.character: t.votes for t in tally.totals} == {12: 3, 13: Fraction(4)}
+    state, _ = settle(state, tally)
+    assert outs(state) == [(13, "投票")]
+
+
+def test_supreme_a_void_ballot_whose_reason_stays_secret() -> None:
+    state = game(possess=1, hostage=16)
+    state, _ = play(state, [(AMBITIOUS, "supreme", 3)], votable=(AMBITIOUS,))
+    tally = thread(state, [(3, AMBITIOUS), (4, 12)])
+    verdict = tally.verdicts[0]
+    assert not verdict.counted
+    assert verdict.reason is not None
+    assert verdict.reason.public is False
+
+
+def test_the_first_voter_comes_from_the_threads_order() -> None:
+    state = game(possess=1, hostage=16, votable=(MINE,))
+    tally = thread(state, [(6, MINE), (3, MINE), (4, MINE)])
+    state, _ = settle(state, tally)
+    assert outs(state) == [(MINE, "投票"), (6, "共死")]
