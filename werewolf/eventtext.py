@@ -152,6 +152,25 @@ def _team(p: Payload, ctx: LogContext) -> str:
     }
 
 
+def _roster(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 得知%(faction)s名单（不含身份）：%(members)s") % {
+        "name": ctx.subject(),
+        "faction": _look(ctx).faction(p.get("faction")),
+        "members": _named(p.get("members"), ctx),
+    }
+
+
+def _converted(p: Payload, ctx: LogContext) -> str:
+    faction = p.get("faction_name") or _look(ctx).faction(p.get("faction") or p.get("to"))
+    if p.get("id") is not None:  # the directors' line
+        return _("%(name)s 因%(why)s转入%(faction)s") % {
+            "name": who(p.get("id"), ctx),
+            "why": p.get("why", ""),
+            "faction": faction,
+        }
+    return _("%(name)s 被告知已转入%(faction)s") % {"name": ctx.subject(), "faction": faction}
+
+
 # --- the night -------------------------------------------------------------------------------
 
 
@@ -537,6 +556,21 @@ TEXTS: dict[str, EventText] = {
     "game_over": EventText(gettext_noop("游戏结束"), _game_over, characters=keys("roles")),
     "red_card": EventText(gettext_noop("判罚"), _red_card, characters=keys("character")),
     "vote_reminder": EventText(gettext_noop("投票提醒"), text_or("投票即将截止")),
+    # [061] 林峰
+    "roster": EventText(gettext_noop("发身份"), _roster, characters=keys("members")),
+    "converted": EventText(gettext_noop("阵营转换"), _converted, characters=keys("id")),
+    "stage": EventText(gettext_noop("技能"), text_or("铁柱公示票台名单")),
+    "pipe": EventText(gettext_noop("技能"), text_or("有角色进入吹笛状态")),
+    "unpipe": EventText(gettext_noop("胜负"), text_or("吹笛状态解除")),
+    "verify": EventText(gettext_noop("技能"), text_or("游侠公示查证结果")),
+    "hunt": EventText(gettext_noop("技能"), text_or("猎狼技能发动成功")),
+    "favor": EventText(
+        gettext_noop("技能"), text_or("天使发动[偏爱]"), characters=keys("angel", "target")
+    ),
+    "possessed": EventText(gettext_noop("技能"), text_or("幽灵发动[附身]"), characters=keys("id")),
+    "barrier": EventText(gettext_noop("技能"), text_or("结界失效"), characters=keys("id")),
+    "legacy": EventText(gettext_noop("技能"), text_or("人质发动[遗志]"), characters=keys("target")),
+    "role_shown": EventText(gettext_noop("出局"), text_or("公示身份"), characters=keys("id")),
     "vote_thread_pull_failed": EventText(gettext_noop("论坛"), _pull_failed),
     "werewolf_step_skipped": EventText(gettext_noop("引擎步骤"), _step_skipped),
     "engine_step": EventText(
@@ -574,6 +608,8 @@ PLAYER_LABELS = {
     "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
     "vote_result": gettext_noop("第 %(day)s 天投票结果"),
     "ballot": gettext_noop("第 %(day)s 天你投票给 %(target_name)s"),
+    "roster": gettext_noop("你得知了本阵营的角色名单（不含身份）"),
+    "converted": gettext_noop("你已转入%(faction_name)s"),
 }
 
 
@@ -606,6 +642,8 @@ def player_line(frame: Mapping[str, Any]) -> str:
             "winner": payload.get("winner_name") or _("无人"),
             "roles": roles or _("无"),
         }
+    if kind == "out" and "role" not in payload:  # [061]: a day out without its role
+        return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
     label = PLAYER_LABELS.get(kind)
     if label is None:
         return _("（其他事件）")
@@ -622,6 +660,9 @@ PORTAL_KINDS = frozenset(
     {
         *PLAYER_LABELS,
         *("sense", "feedback", "day_open", "vote_result", "game_over"),
+        # [061]'s announcements carry the post's line (``text``)
+        *("stage", "pipe", "unpipe", "verify", "hunt", "favor", "possessed", "barrier"),
+        *("legacy", "role_shown"),
         *("engine_step", "phase_changed"),
     }
 )

@@ -33,12 +33,12 @@ NIGHT_1 = bj(1, 0) - dt.timedelta(hours=2)
 
 
 def test_a_game_of_a_post_whose_ruleset_is_not_written_yet_cannot_be_dealt() -> None:
-    """[061] and [096] are registered for the forum's cards and ballots, not yet for the engine:
-    the deal is refused with its code, never a crash, and nothing is stored."""
+    """[096] is registered for the forum's cards and ballots, not yet for the engine: the deal
+    is refused with its code, never a crash, and nothing is stored."""
     game = game_services.game_create(
-        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", status="running"
+        kind="werewolf", ruleset="conan_096", number="096", title="名侦探柯南", status="running"
     )
-    Character.objects.bulk_create(Character(game=game, name=f"角色{n}") for n in range(19))
+    Character.objects.bulk_create(Character(game=game, name=f"角色{n}") for n in range(15))
     with pytest.raises(RulesetNotBuilt) as err:
         services.werewolf_setup(game=game)
     assert err.value.code == "ruleset_not_built"
