@@ -8,7 +8,10 @@ sends the character off through its kind's ``red_card`` handler, and the directo
 whether its faction loses (``card_faction_decide``).
 
 Pace: 申请加速/申请延时 from the progress thread's stored posts or the portal button, granted
-when enough of the living ask before the cut-off (``pace_update``); a director may set it.
+when enough of the living ask before the cut-off (``pace_update``); a director may set it,
+or execute a 加速 (``pace_speed_up``, [061]'s 导演将自动执行加速). [061]'s paces change the
+calendar (``games.engine.timetable``); a pace that would move a day under way or closed is
+refused.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games import ballots, selectors, services
+from games import ballots, card_selectors, selectors, services
 from games import card_services as cs
 from games.models import (
     Character,
@@ -250,3 +250,21 @@ def test_061_the_prepare_page_shows_the_calendar_and_executes_the_speed_up(
     assert "11月4日（周三）</td>" not in page  # the row carries its pace note
     assert "11月4日（周三）<br><small" in page
     assert "加速：一个自然日" in page
+
+
+def test_061_players_and_the_day_page_see_a_carried_speed_up(
+    director: Any, director_client: Any
+) -> None:
+    game = lin_feng()
+    game.directors.add(director)
+    run(bj(2, 0, 1))
+    cs.pace_set(game=game, day=1, pace="sped_up", director=director, reason="存活人数少")
+    run(bj(4, 0, 1))
+    game.refresh_from_db()
+    me = Character.objects.get(game=game, name="陈")
+    seen = card_selectors.pace_for_player(game=game, character=me, now=bj(4, 9))
+    assert seen is not None
+    assert (seen.day, seen.pace) == (2, "sped_up")
+    assert seen.cutoff == bj(4, 18)  # 3 hours before 周三 21:00
+    page = director_client.get(f"/admin/games/card/game/{game.pk}/day/2/").content.decode()
+    assert "执行加速（沿用前一天的加速，自 11-04 00:00 起）" in page
