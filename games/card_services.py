@@ -748,7 +748,8 @@ def pace_speed_up(*, game: Game, director: User, reason: str) -> int:
         speed_up = selectors.day_speed_up(game=locked, day=day)
         if speed_up is not None and speed_up.until is None:
             raise AlreadySpedUp(f"第{day}天已在执行加速。", day=day)
-    pace_set(game=game, day=day, pace=Pace.SPED_UP, director=director, reason=reason)
+        # still locked: two directors at once make one 加速
+        pace_set(game=locked, day=day, pace=Pace.SPED_UP, director=director, reason=reason)
     return day
 
 
