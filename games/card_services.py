@@ -720,16 +720,16 @@ def _calendar_text(game: Game, day: int, pace: str) -> str | None:
     if pace == Pace.SPED_UP:
         nxt = day + 1
         return (
-            f"执行加速：所有人不可改票，发言不足或未投票者将不被判罚；自第{nxt}天起每个讨论日"
-            f"只有一个自然日（第{nxt}天于 {_date_at(table.due_at(nxt, 'day_close'))} 关门），"
+            f"执行加速：所有人不可改票，发言不足或未投票者将不被判罚；自第 {nxt} 天起每个讨论日"
+            f"只有一个自然日（第 {nxt} 天于 {_date_at(table.due_at(nxt, 'day_close'))} 关门），"
             "直到延时成功。"
         )
     if pace == Pace.DELAYED:
         return (
-            f"延时成功：第{day}天延长一个自然日，于 {_date_at(table.due_at(day, 'day_close'))} "
+            f"延时成功：第 {day} 天延长一个自然日，于 {_date_at(table.due_at(day, 'day_close'))} "
             "关门；不再视为“执行加速”状态。"
         )
-    return f"第{day}天恢复正常进程，于 {_date_at(table.due_at(day, 'day_close'))} 关门。"
+    return f"第 {day} 天恢复正常进程，于 {_date_at(table.due_at(day, 'day_close'))} 关门。"
 
 
 def pace_speed_up(*, game: Game, director: User, reason: str) -> int:

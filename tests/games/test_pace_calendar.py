@@ -96,9 +96,8 @@ def test_061_speed_up_on_day_2_makes_day_3_one_natural_day_and_the_scheduler_fol
     assert ("关门", "11月6日 21:00") in day3.steps
     assert day4.dates == "11月7日（周六）"  # no weekend day under 加速
     public = Event.objects.get(game=game, kind="pace", audience="public")
-    assert (
-        "自第3天起每个讨论日只有一个自然日（第3天于 11月6日 21:00 关门）" in public.payload["text"]
-    )
+    sentence = "自第 3 天起每个讨论日只有一个自然日（第 3 天于 11月6日 21:00 关门）"
+    assert sentence in public.payload["text"]
 
     assert run(bj(6, 21, 0)) == [
         (2, "day_close"), (2, "night_open"), (2, "night_end"), (2, "night_close"),
@@ -125,6 +124,11 @@ def test_061_delay_on_day_4_adds_a_natural_day_and_ends_the_speed_up(director: A
     ask(game, 4, bj(7, 15), "申请延时", ("能天使", "德克萨斯"))
     assert cs.paces_update(now=bj(7, 15, 5)) == 1
     assert DayPace.objects.get(game=game, day=4).pace == "delayed"
+    delay = Event.objects.filter(game=game, kind="pace", audience="public").last()
+    assert delay is not None
+    assert delay.payload["text"] == (
+        "延时成功：第 4 天延长一个自然日，于 11月8日 21:00 关门；不再视为“执行加速”状态。"
+    )
     day4, day5 = calendar_row(game, 4), calendar_row(game, 5)
     assert (day4.dates, day4.pace) == ("11月7日（周六） 至 11月8日（周日）", "延时：多一个自然日")
     assert day5.dates == "11月9日（周一） 至 11月10日（周二）"  # 加速 over: two days again
