@@ -56,6 +56,7 @@ from games.models import (
     Pace,
     SpeedRequest,
     ThreadKind,
+    TimetableOverride,
 )
 from games.registry import before_transition, kind_get, on_transition
 from games.services import events_append, game_lock, reason_required
@@ -608,9 +609,7 @@ def pace_settle(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
         # the day is over, its night follows the close that ran.
         return []
     since = decision.since or now  # a granted pace always has the request that completed it
-    DayPace.objects.update_or_create(
-        game=game, day=day, defaults={"pace": decision.pace, "since": since}
-    )
+    _pace_store(game, day, {"pace": decision.pace, "since": since})
     facts: dict[str, Any] = {**counts, "pace": decision.pace, "since": since.isoformat()}
     if (text := _calendar_text(game, day, decision.pace)) is not None:
         facts["text"] = text
@@ -669,6 +668,23 @@ def pace_request(*, game: Game, character: Character, kind: str, now: datetime) 
     return request
 
 
+def _pace_store(game: Game, day: int, defaults: dict[str, Any]) -> None:
+    """Record the day's pace. [061]: a close the director moved (``day_close_move``) on a day
+    whose last date the pace moves keeps its hour on the day's new last date."""
+    follows = game.start_date is not None and tt.schedule_for(game.ruleset).pace_days
+    before = game.timetable() if follows else None
+    DayPace.objects.update_or_create(game=game, day=day, defaults=defaults)
+    if before is None:
+        return
+    after = game.timetable()
+    moved = TimetableOverride.objects.filter(game=game, kind="day_close", day__gte=game.day)
+    for override in moved:
+        shift = after.day_dates(override.day)[1] - before.day_dates(override.day)[1]
+        if shift:
+            override.at += shift
+            override.save(update_fields=["at"])
+
+
 def _pace_moves_held(game: Game, day: int, pace: str) -> int | None:
     """[061]: the day already under way or closed whose dates giving ``day`` this pace would
     move (``tt.pace_moves_held_day``); None when it moves none, or the calendar ignores paces."""
@@ -694,10 +710,8 @@ def pace_set(*, game: Game, day: int, pace: str, director: User, reason: str) ->
                 f"这样改节奏会移动已经开始或已经关门的第{held}天的日期，不能这样改。", held=held
             )
         now = timezone.now()
-        DayPace.objects.update_or_create(
-            game=locked,
-            day=day,
-            defaults={"pace": pace, "since": now, "director": director, "reason": reason},
+        _pace_store(
+            locked, day, {"pace": pace, "since": now, "director": director, "reason": reason}
         )
         payload = {"day": day, "pace": pace, "since": now.isoformat()}
         if (text := _calendar_text(locked, day, pace)) is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -20,6 +21,7 @@ from games.models import (
     Event,
     ForumThread,
     Game,
+    TimetableOverride,
     TransitionRecord,
 )
 from tests.conftest import bj
@@ -272,3 +274,19 @@ def test_061_players_and_the_day_page_see_a_carried_speed_up(
     assert seen.cutoff == bj(4, 18)  # 3 hours before 周三 21:00
     page = director_client.get(f"/admin/games/card/game/{game.pk}/day/2/").content.decode()
     assert "执行加速（沿用前一天的加速，自 11-04 00:00 起）" in page
+
+
+def test_061_a_close_the_director_moved_keeps_its_hour_on_the_delayed_day(director: Any) -> None:
+    game = lin_feng()
+    run(bj(2, 0, 1))
+    with mock.patch("django.utils.timezone.now", return_value=bj(2, 9)):
+        services.day_close_move(
+            game=game, day=1, at=bj(3, 20), director=director, reason="提前一小时"
+        )
+    ask(game, 1, bj(3, 9), "申请延时", ("阿米娅", "陈"))  # before 17:00, 3 hours before 20:00
+    assert cs.paces_update(now=bj(3, 10)) == 1
+    assert TimetableOverride.objects.get(game=game, day=1).at == bj(4, 20)
+    assert run(bj(3, 20, 1)) == []
+    assert run(bj(4, 20, 0)) == [(1, "day_close")]
+    assert closed_at(game, 1) == bj(4, 20)
+    assert calendar_row(game, 2).dates == "11月5日（周四） 至 11月6日（周五）"  # no empty date
