@@ -123,6 +123,7 @@ def tally_context(game: Game, day: int) -> dict[str, Any]:
         "closes_at": when.closes_at,
         "closed": now >= when.closes_at,
         "sped_up_at": when.sped_up_at,
+        "sped_up_until": when.sped_up_until,
         "rows": _rows(tally, thread.posts.values("external_id", "author", "text")),
         "totals": _totals(tally),
         "abstained": [tally.names[c] for c in tally.abstained],

@@ -16,7 +16,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import selectors, services
+from games import card_services, selectors, services
+from games.engine import timetable as tt
 from games.engine.errors import RuleError
 from games.engine.text import is_blank
 from games.forum.errors import ForumError
@@ -281,6 +282,10 @@ def _prepare_context(game: Game) -> dict[str, Any]:
         "kind_label": kind_label(game),
         "ruleset_label": ruleset_label(game),
         "calendar": selectors.game_calendar(game=game),
+        # [061]: the director's 执行加速 (the post names no threshold), while the game runs
+        "pace_days": tt.schedule_for(game.ruleset).pace_days and game.start_date is not None,
+        "speed_up": _speed_up_now(game),
+        "speed_up_form": ReasonOnly(prefix="speed"),
         "characters": characters,
         "signup": signup,
         "cast_open": cast_open,
@@ -301,6 +306,14 @@ def _prepare_context(game: Game) -> dict[str, Any]:
         "public_url": reverse("game-public", args=[game.number]),
         "start_missing": services.game_start_missing(game=game, characters=characters),
     }
+
+
+def _speed_up_now(game: Game) -> selectors.SpeedUp | None:
+    """Today's 加速, if the game is under one now (not ended by a 延时)."""
+    if not game.is_live or game.start_date is None:
+        return None
+    speed_up = selectors.day_speed_up(game=game, day=max(game.day, 1))
+    return speed_up if speed_up is not None and speed_up.until is None else None
 
 
 def _prepare_post(
@@ -380,6 +393,20 @@ def _prepare_post(
             )
             messages.success(request, _("已登记场外助理。"))
             return HttpResponseRedirect(prepare_url(game, "substitutes"))
+        if op == "speed_up":
+            form = ReasonOnly(request.POST, prefix="speed")
+            if not form.is_valid():
+                messages.error(request, _("执行加速：请填写理由。"))
+                return HttpResponseRedirect(prepare_url(game, "calendar"))
+            day = card_services.pace_speed_up(
+                game=game, director=who, reason=form.cleaned_data["reason"]
+            )
+            messages.success(
+                request,
+                _("已执行加速：第 %(day)s 天起不可改票，之后每个讨论日只有一个自然日。")
+                % {"day": day},
+            )
+            return HttpResponseRedirect(prepare_url(game, "calendar"))
         if op in ("pause", "resume"):
             reason = ReasonOnly(request.POST)
             if not reason.is_valid():

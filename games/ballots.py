@@ -19,6 +19,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from games import selectors
 from games.engine.ballots import (
     BallotDay,
     BallotPost,
@@ -36,12 +37,10 @@ from games.models import (
     Announcement,
     AnnouncementStatus,
     CharacterStatus,
-    DayPace,
     Event,
     ForumThread,
     Game,
     GameStatus,
-    Pace,
     ThreadKind,
     TransitionRecord,
     VoteAlias,
@@ -97,11 +96,14 @@ def day_close_at(*, game: Game, day: int) -> datetime:
 
 
 def ballot_day(*, game: Game, day: int) -> BallotDay:
-    pace = DayPace.objects.filter(game=game, day=day, pace=Pace.SPED_UP).first()
+    """The day's close and its 加速 (执行加速时不允许改票): its own, or [061]'s carried over
+    from an earlier day until a 延时 ends it (``selectors.day_speed_up``)."""
+    speed_up = selectors.day_speed_up(game=game, day=day)
     return BallotDay(
         day=day,
         closes_at=day_close_at(game=game, day=day),
-        sped_up_at=None if pace is None else pace.since,
+        sped_up_at=None if speed_up is None else speed_up.since,
+        sped_up_until=None if speed_up is None else speed_up.until,
     )
 
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 
-from games import ballots
+from games import ballots, selectors
 from games.card_services import close_of, reason_text, rules_of
 from games.engine import activity as act
 from games.engine import dice
@@ -110,9 +110,12 @@ def pace_for_player(*, game: Game, character: Character, now: datetime) -> Playe
     pace = day_pace(game=game, day=game.day)
     living = game.characters.filter(status=CharacterStatus.ALIVE, idle=False).count()
     deadline = act.cutoff(close_of(game, game.day), rules.pace)
+    shown = pace.pace if pace is not None else Pace.NORMAL
+    if shown == Pace.NORMAL and selectors.day_speed_up(game=game, day=game.day) is not None:
+        shown = Pace.SPED_UP  # [061]: an earlier day's 加速 carried over to today
     return PlayerPace(
         day=game.day,
-        pace=pace.pace if pace is not None else Pace.NORMAL,
+        pace=shown,
         kinds=rules.pace.kinds,
         mine=frozenset(requests.filter(character=character).values_list("kind", flat=True)),
         counts=dict(Counter(requests.values_list("kind", flat=True))),
@@ -139,6 +142,8 @@ class DayTools:
     last_words: list[dict[str, Any]] = field(default_factory=list)
     flood: list[dict[str, Any]] = field(default_factory=list)
     pace: DayPace | None = None
+    # [061]: an earlier day's 加速 carried over to this day (from its open, until a 延时)
+    carried: selectors.SpeedUp | None = None
     requests: list[SpeedRequest] = field(default_factory=list)
     cards: list[tuple[Card, str]] = field(default_factory=list)  # with the rule's words
 
@@ -219,6 +224,8 @@ def day_tools(*, game: Game, day: int) -> DayTools:
                 }
             )
     tools.pace = day_pace(game=game, day=day)
+    if game.start_date is not None and (tools.pace is None or tools.pace.pace != Pace.SPED_UP):
+        tools.carried = selectors.day_speed_up(game=game, day=day)
     tools.requests = list(
         SpeedRequest.objects.filter(game=game, day=day).select_related("character", "post")
     )

@@ -8,14 +8,17 @@ sends the character off through its kind's ``red_card`` handler, and the directo
 whether its faction loses (``card_faction_decide``).
 
 Pace: 申请加速/申请延时 from the progress thread's stored posts or the portal button, granted
-when enough of the living ask before the cut-off (``pace_update``); a director may set it.
+when enough of the living ask before the cut-off (``pace_update``); a director may set it,
+or execute a 加速 (``pace_speed_up``, [061]'s 导演将自动执行加速). [061]'s paces change the
+calendar (``games.engine.timetable``); a pace that would move a day under way or closed is
+refused.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -24,8 +27,9 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import ballots
+from games import ballots, selectors
 from games.engine import activity as act
+from games.engine import timetable as tt
 from games.engine.cards import (
     COLOR_NAMES,
     RED,
@@ -37,7 +41,7 @@ from games.engine.cards import (
 )
 from games.engine.errors import InvalidInput, NotFound, RuleError, WrongPhase
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent, to_character
-from games.errors import GameNotLive
+from games.errors import GameNotLive, NoStartDate
 from games.models import (
     Card,
     CardSource,
@@ -52,8 +56,9 @@ from games.models import (
     Pace,
     SpeedRequest,
     ThreadKind,
+    TimetableOverride,
 )
-from games.registry import kind_get, on_transition
+from games.registry import before_transition, kind_get, on_transition
 from games.services import events_append, game_lock, reason_required
 
 logger = logging.getLogger(__name__)
@@ -64,6 +69,20 @@ class PaceClosed(RuleError):
     status = 409
     message = "已过加速/延时申请的截止时间。"
     message_en = "The time for speed-up and delay requests is over."
+
+
+class PaceMovesHeldDay(RuleError):
+    code = "pace_moves_held_day"
+    status = 409
+    message = "这样改节奏会移动已经开始或已经关门的讨论日的日期，不能这样改。"
+    message_en = "That pace would move the dates of a day already under way or closed."
+
+
+class AlreadySpedUp(RuleError):
+    code = "already_sped_up"
+    status = 409
+    message = "已在执行加速。"
+    message_en = "The game is already sped up."
 
 
 class FactionAlreadyLost(RuleError):
@@ -176,6 +195,13 @@ def _required(characters: Sequence[Character], day: int, today: int) -> frozense
     )
 
 
+def _sped_up_at_close(game: Game, day: int, close: datetime, timetable: tt.Timetable) -> bool:
+    """A day under 加速 when it closed (its own, or [061]'s carried over and not ended by a
+    延时): 发言不足或未投票者将不被判罚. A 加速 the director set after the close is not."""
+    speed_up = selectors.day_speed_up(game=game, day=day, timetable=timetable)
+    return speed_up is not None and speed_up.until is None and speed_up.since < close
+
+
 def activity_history(game: Game, upto: int) -> list[act.DayActivity]:
     """Every discussion day up to ``upto`` that has a discussion thread, in order. Earlier days
     are read only for runs of quiet days, so only ``upto`` asks the ballots who voted."""
@@ -187,15 +213,12 @@ def activity_history(game: Game, upto: int) -> list[act.DayActivity]:
     characters = list(game.characters.all())
     rules = rules_of(game)
     checks_votes = rules is not None and rules.activity.vote_reason is not None
-    sped = set(
-        DayPace.objects.filter(game=game, pace=Pace.SPED_UP, day__lte=upto).values_list(
-            "day", flat=True
-        )
-    )
     if not threads:
         return []
     timetable = game.timetable()  # one read of the director's moved closes for every day
-    posts = _post_counts({t.pk: timetable.due_at(t.day, "day_close") for t in threads})
+    closes = {t.day: timetable.due_at(t.day, "day_close") for t in threads}
+    sped = {day for day, close in closes.items() if _sped_up_at_close(game, day, close, timetable)}
+    posts = _post_counts({t.pk: closes[t.day] for t in threads})
     return [
         act.DayActivity(
             day=thread.day,
@@ -581,11 +604,15 @@ def pace_settle(*, game: Game, day: int, now: datetime) -> list[GameEvent]:
     upgrade = before == Pace.NORMAL or (before == Pace.SPED_UP and decision.pace == Pace.DELAYED)
     if decision.pace == Pace.NORMAL or decision.pace == before or not upgrade:
         return []
+    if _pace_moves_held(game, day, decision.pace) is not None:
+        # A 延时 first seen at the close (its posts synced late, or a close forced by hand):
+        # the day is over, its night follows the close that ran.
+        return []
     since = decision.since or now  # a granted pace always has the request that completed it
-    DayPace.objects.update_or_create(
-        game=game, day=day, defaults={"pace": decision.pace, "since": since}
-    )
-    facts = {**counts, "pace": decision.pace, "since": since.isoformat()}
+    _pace_store(game, day, {"pace": decision.pace, "since": since})
+    facts: dict[str, Any] = {**counts, "pace": decision.pace, "since": since.isoformat()}
+    if (text := _calendar_text(game, day, decision.pace)) is not None:
+        facts["text"] = text
     return [
         GameEvent("pace", PUBLIC, facts),
         GameEvent(
@@ -641,22 +668,112 @@ def pace_request(*, game: Game, character: Character, kind: str, now: datetime) 
     return request
 
 
+def _pace_store(game: Game, day: int, defaults: dict[str, Any]) -> None:
+    """Record the day's pace. [061]: a close the director moved (``day_close_move``) on a day
+    whose last date the pace moves keeps its hour on the day's new last date."""
+    follows = game.start_date is not None and tt.schedule_for(game.ruleset).pace_days
+    before = game.timetable() if follows else None
+    DayPace.objects.update_or_create(game=game, day=day, defaults=defaults)
+    if before is None:
+        return
+    after = game.timetable()
+    moved = TimetableOverride.objects.filter(game=game, kind="day_close", day__gte=game.day)
+    for override in moved:
+        shift = after.day_dates(override.day)[1] - before.day_dates(override.day)[1]
+        if shift:
+            override.at += shift
+            override.save(update_fields=["at"])
+
+
+def _pace_moves_held(game: Game, day: int, pace: str) -> int | None:
+    """[061]: the day already under way or closed whose dates giving ``day`` this pace would
+    move (``tt.pace_moves_held_day``); None when it moves none, or the calendar ignores paces."""
+    if game.start_date is None or not tt.schedule_for(game.ruleset).pace_days:
+        return None
+    before = game.timetable()
+    after = replace(before, paces={**before.paces, day: pace})
+    closed = game.phase not in ("before", "day")
+    return tt.pace_moves_held_day(before, after, day=game.day, closed=closed)
+
+
 def pace_set(*, game: Game, day: int, pace: str, director: User, reason: str) -> None:
     """The director sets a day's pace by hand (normal removes a granted one); final for the
-    day: requests no longer change it."""
+    day: requests no longer change it. [061]: refused when it would move a day already under
+    way or closed (a past day's pace, a 延时 of a day that has closed)."""
     reason = reason_required(reason)
     if pace not in Pace.values:
         raise InvalidInput(pace=pace)
     with transaction.atomic():
         locked = game_lock(game)
+        if (held := _pace_moves_held(locked, day, pace)) is not None:
+            raise PaceMovesHeldDay(
+                f"这样改节奏会移动已经开始或已经关门的第{held}天的日期，不能这样改。", held=held
+            )
         now = timezone.now()
-        DayPace.objects.update_or_create(
-            game=locked,
-            day=day,
-            defaults={"pace": pace, "since": now, "director": director, "reason": reason},
+        _pace_store(
+            locked, day, {"pace": pace, "since": now, "director": director, "reason": reason}
         )
-        event = GameEvent("pace", PUBLIC, {"day": day, "pace": pace, "since": now.isoformat()})
+        payload = {"day": day, "pace": pace, "since": now.isoformat()}
+        if (text := _calendar_text(locked, day, pace)) is not None:
+            payload["text"] = text
+        event = GameEvent("pace", PUBLIC, payload)
         events_append(game=locked, events=[event], now=now, director=director, reason=reason)
+
+
+def _date_at(at: datetime) -> str:
+    local = timezone.localtime(at, tt.BEIJING)
+    return f"{local.month}月{local.day}日 {local:%H:%M}"
+
+
+def _calendar_text(game: Game, day: int, pace: str) -> str | None:
+    """[061]: what the pace does to the calendar, in one sentence, from the changed timetable
+    (北京时间)."""
+    if game.start_date is None or not tt.schedule_for(game.ruleset).pace_days:
+        return None
+    table = game.timetable()
+    if pace == Pace.SPED_UP:
+        nxt = day + 1
+        return (
+            f"执行加速：所有人不可改票，发言不足或未投票者将不被判罚；自第 {nxt} 天起每个讨论日"
+            f"只有一个自然日（第 {nxt} 天于 {_date_at(table.due_at(nxt, 'day_close'))} 关门），"
+            "直到延时成功。"
+        )
+    if pace == Pace.DELAYED:
+        return (
+            f"延时成功：第 {day} 天延长一个自然日，于 {_date_at(table.due_at(day, 'day_close'))} "
+            "关门；不再视为“执行加速”状态。"
+        )
+    return f"第 {day} 天恢复正常进程，于 {_date_at(table.due_at(day, 'day_close'))} 关门。"
+
+
+def pace_speed_up(*, game: Game, director: User, reason: str) -> int:
+    """执行加速 by the director (061: 未出局角色减少到一定程度时，导演将自动执行加速 — the post
+    names no number, so the director decides when and gives the reason): today's pace becomes
+    加速, from now (no more changes of vote today, no cards for the quiet or the non-voters),
+    and every following day is one natural day until a 延时. Returns the day it was set on."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = game_lock(game)
+        if not locked.is_live:
+            raise GameNotLive()
+        if locked.start_date is None:
+            raise NoStartDate()
+        day = max(locked.day, 1)
+        speed_up = selectors.day_speed_up(game=locked, day=day)
+        if speed_up is not None and speed_up.until is None:
+            raise AlreadySpedUp(f"第{day}天已在执行加速。", day=day)
+        # still locked: two directors at once make one 加速
+        pace_set(game=locked, day=day, pace=Pace.SPED_UP, director=director, reason=reason)
+    return day
+
+
+@before_transition("day_close")
+def pace_before_close(game: Game, day: int, now: datetime) -> list[GameEvent]:
+    """The scheduler settles the day's pace before it runs the close: a [061] 延时 whose
+    requests came before the cut-off moves the close instead of missing it."""
+    if rules_of(game) is None:
+        return []
+    return pace_settle(game=game, day=day, now=now)
 
 
 def paces_update(*, now: datetime) -> int:

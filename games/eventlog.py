@@ -638,6 +638,8 @@ def _pace(p: Payload, ctx: LogContext) -> str:
             "down": p.get("delay", 0),
             "needed": p["needed"],
         }
+    if p.get("text"):  # [061]: what it does to the calendar
+        text += "。" + str(p["text"])
     return text
 
 
@@ -912,7 +914,8 @@ def _pace_for_player(p: Payload, private: bool) -> str:
         "pace": _pace_label(p.get("pace")),
     }
     since = iso_text(p.get("since"))
-    return text + (_("（自 %(since)s 起）") % {"since": since} if since else "")
+    text += _("（自 %(since)s 起）") % {"since": since} if since else ""
+    return text + ("。" + str(p["text"]) if p.get("text") else "")
 
 
 def _announcement_for_player(p: Payload, private: bool) -> str:

@@ -108,12 +108,19 @@ class Game(models.Model):
             "night_close": self.night_close_time,
         }
         overrides = {(o.day, o.kind): o.at for o in self.timetable_overrides.all()}
+        # [061]: 加速/延时 change the days' dates (RULINGS [061] 14; the ruleset's schedule data)
+        paces = (
+            {p.day: p.pace for p in self.paces.all()}
+            if tt.schedule_for(self.ruleset).pace_days
+            else {}
+        )
         return tt.Timetable(
             start_date=self.start_date,
             times=times,
             overrides=overrides,
             day_span=self.day_span,
             weekend_extra=self.weekend_extra,
+            paces=paces,
         )
 
 

@@ -89,6 +89,24 @@ def core_transitions(kind: str) -> Sequence[TransitionHandler]:
     return _CORE_TRANSITIONS.get(kind, ())
 
 
+# The core's look before the scheduler runs a due transition (the day close: settle [061]'s
+# 延时 first, which moves the close): called on the locked game while the transition is only
+# due; its events are logged, and the scheduler reads the timetable again before running it.
+_CORE_BEFORE: dict[str, list[TransitionHandler]] = {}
+
+
+def before_transition(kind: str) -> Callable[[TransitionHandler], TransitionHandler]:
+    def add(handler: TransitionHandler) -> TransitionHandler:
+        _CORE_BEFORE.setdefault(kind, []).append(handler)
+        return handler
+
+    return add
+
+
+def core_before(kind: str) -> Sequence[TransitionHandler]:
+    return _CORE_BEFORE.get(kind, ())
+
+
 def register(kind: GameKind) -> GameKind:
     if kind.key in _KINDS and _KINDS[kind.key] is not kind:
         raise ValueError(f"game kind {kind.key!r} registered twice")

@@ -18,8 +18,10 @@ from games.models import (
     Audience,
     Character,
     CharacterStatus,
+    DayPace,
     Event,
     Game,
+    Pace,
 )
 
 SESSION_KEY = "characters"  # session[SESSION_KEY][str(game_id)] = character id
@@ -147,6 +149,33 @@ def transition_next_due(*, game: Game) -> datetime | None:
     return upcoming[0].due_at if upcoming else None
 
 
+@dataclass(frozen=True)
+class SpeedUp:
+    """A day under 执行加速 (所有人不可改票，发言不足或未投票者将不被判罚): from ``since``,
+    until ``until`` when a 延时 or a director's 正常 ended it during the day."""
+
+    since: datetime
+    until: datetime | None = None
+
+
+def day_speed_up(*, game: Game, day: int, timetable: tt.Timetable | None = None) -> SpeedUp | None:
+    """Whether, and from when, ``day`` is under 加速: from the moment its own 加速 was granted,
+    or ([061], RULINGS [061] 14) from its open when an earlier day's 加速 carries over."""
+    row = DayPace.objects.filter(game=game, day=day).first()
+    carried = (
+        game.start_date is not None
+        and tt.schedule_for(game.ruleset).pace_days
+        and (timetable or game.timetable()).carries_speed_up(day)
+    )
+    if carried:
+        opened = (timetable or game.timetable()).due_at(day, "day_open")
+        ended = row.since if row is not None and row.pace != Pace.SPED_UP else None
+        return SpeedUp(opened, ended)
+    if row is not None and row.pace == Pace.SPED_UP:
+        return SpeedUp(row.since)
+    return None
+
+
 def rolls_logged(*, game: Game) -> list[tuple[int, str, Any]]:
     """(sequence, event kind, roll) for every roll record (``dice.Roll``) in the game's log.
     An engine event may list the faces its step drew under the same key (the vote reward's
@@ -177,6 +206,13 @@ class CalendarDay:
     steps: list[tuple[str, str]]  # (transition label, "12月2日 21:00")
     stages: list[tuple[str, str]]  # (time, label) of the night's deadlines
     current: bool
+    pace: str = ""  # [061]: how a 加速/延时 set the day's length, e.g. "加速：一个自然日"
+
+
+PACE_NOTES = {
+    tt.SPED_UP: "加速：一个自然日",
+    tt.DELAYED: "延时：多一个自然日",
+}
 
 
 def _date_text(day: Any) -> str:
@@ -185,7 +221,8 @@ def _date_text(day: Any) -> str:
 
 def game_calendar(*, game: Game, days: int | None = None) -> list[CalendarDay]:
     """Every game day's dates and transitions in 北京时间, as the timetable (with the
-    director's per-day changes) has them; empty without a date for day 1."""
+    director's per-day changes and [061]'s 加速/延时, read afresh each time) has them; empty
+    without a date for day 1."""
     from games.models import TRANSITION_LABELS
 
     if game.start_date is None:
@@ -205,5 +242,6 @@ def game_calendar(*, game: Game, days: int | None = None) -> list[CalendarDay]:
             )
             for kind, at in timetable.day_schedule(day)
         ]
-        calendar.append(CalendarDay(day, dates, steps, stages, day == game.day))
+        note = PACE_NOTES.get(timetable.calendar_pace(day), "")
+        calendar.append(CalendarDay(day, dates, steps, stages, day == game.day, note))
     return calendar

@@ -49,7 +49,7 @@ from games.models import (
     TimetableOverride,
     TransitionRecord,
 )
-from games.registry import core_transitions, kind_get
+from games.registry import core_before, core_transitions, kind_get
 from games.selectors import SESSION_KEY
 
 logger = logging.getLogger(__name__)
@@ -417,6 +417,15 @@ def _game_transitions_run(*, game_id: int, now: datetime) -> list[tuple[int, int
             steps = tt.due_transitions(
                 game.timetable(), day=game.day, phase=game.phase, now=now, limit=1
             )
+            if steps and (before := core_before(steps[0].kind)):
+                # e.g. a [061] 延时 not yet settled moves the close it is about to run: the
+                # transition then runs when the changed calendar says, once (its record).
+                events = [e for h in before for e in h(game, steps[0].day, now)]
+                if events:
+                    events_append(game=game, events=events, now=now)
+                    steps = tt.due_transitions(
+                        game.timetable(), day=game.day, phase=game.phase, now=now, limit=1
+                    )
             if not steps or not _transition_apply(game=game, step=steps[0], now=now):
                 return done
             done.append((game.pk, steps[0].day, steps[0].kind))

@@ -279,7 +279,8 @@ def _clock(game: Game, day: int, data: Mapping[str, Any]) -> dict[str, int | Non
         when = ballot_day(game=game, day=day)
     except NoStartDate:
         return {"closes_at": None, "sped_up_at": None}
-    sped = when.sped_up_at
+    # A speed-up a 延时 has ended (061) no longer refuses changes: the ending is in the past.
+    sped = when.sped_up_at if when.sped_up_until is None else None
     return {
         "closes_at": int(when.closes_at.timestamp()),
         "sped_up_at": None if sped is None else int(sped.timestamp()),

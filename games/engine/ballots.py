@@ -74,6 +74,9 @@ class BallotDay:
     closes_at: datetime
     # When a speed-up (加速) took effect; changes from then on are refused (执行加速时不允许改票).
     sped_up_at: datetime | None = None
+    # [061]: when a 延时 (or a director's 正常) ended it (延迟成功时，不再视为“执行加速”状态);
+    # changes from then on are allowed again.
+    sped_up_until: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,7 +552,11 @@ def _judge(
         # 玩家须知 9: 代投改票 asked an hour before, posted at least 30 minutes before the close).
         if not base.proxy and at >= day.closes_at - timedelta(minutes=rules.change_cutoff):
             return no(_change_late(rules.change_cutoff))
-        if day.sped_up_at is not None and at >= day.sped_up_at:
+        if (
+            day.sped_up_at is not None
+            and at >= day.sped_up_at
+            and (day.sped_up_until is None or at < day.sped_up_until)
+        ):
             return no(CHANGE_SPED_UP)
     if read.target == ABSTAIN:
         return replace(base, abstain=True, counted=True)

@@ -8,6 +8,13 @@ transition of any day (per-day override).
 A game day may span several calendar days ([061]: 一般讨论日持续两天，每逢周末时讨论日延长一天):
 it opens on its first date and closes on its last, and the next game day starts the date after.
 Each ruleset's default schedule is data (``games/rulesets/schedules.json``).
+
+[061] (RULINGS [061] 14) lets the day's pace change the calendar (``paces``: the pace a day was
+given, by the players' requests or the director): after a day given 加速 every following day is
+one natural day, opening 00:00 and closing at the day's close time the same date, whatever the
+weekend, until a day given 延时 (延迟成功时，不再视为“执行加速”状态) or set back to 正常 by a
+director. A day given 延时 lasts one natural day more than it would have. The day a 加速 is
+granted on keeps its own dates (it is already under way; only the following days shorten).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 from zoneinfo import ZoneInfo
@@ -45,6 +53,11 @@ DEFAULT_TIMES: Final[Mapping[str, time]] = {
 
 SATURDAY: Final = 5
 
+# A day's pace (``games.models.Pace``'s values), as the calendar reads it.
+NORMAL: Final = "normal"
+SPED_UP: Final = "sped_up"
+DELAYED: Final = "delayed"
+
 
 def span_dates(first: date, *, span: int, weekend_extra: bool) -> date:
     """The last calendar date of a game day that opens on ``first``."""
@@ -64,19 +77,50 @@ class Timetable:
     tz: tzinfo = BEIJING
     day_span: int = 1
     weekend_extra: bool = False
+    # [061]: day -> the pace it was given (SPED_UP, DELAYED, or NORMAL set by a director)
+    paces: Mapping[int, str] = field(default_factory=dict)
+
+    def _last_date(self, first: date, *, carried: bool, pace: str | None) -> date:
+        if carried and pace != NORMAL:
+            last = first  # 加速: one natural day, weekend or not
+        else:
+            last = span_dates(first, span=self.day_span, weekend_extra=self.weekend_extra)
+        return last + timedelta(days=1) if pace == DELAYED else last
+
+    def _walk(self, day: int) -> tuple[date, date, bool]:
+        """Game day ``day``'s first and last dates, and whether it opens under a 加速 carried
+        over from an earlier day."""
+        if day < 1:
+            raise ValueError("game days start at 1")
+        if not self.paces and self.day_span <= 1 and not self.weekend_extra:
+            first = self.start_date + timedelta(days=day - 1)
+            return first, first, False
+        first, carried = self.start_date, False
+        for earlier in range(1, day):
+            pace = self.paces.get(earlier)
+            first = self._last_date(first, carried=carried, pace=pace) + timedelta(days=1)
+            carried = speed_up_after(carried=carried, pace=pace)
+        pace = self.paces.get(day)
+        return first, self._last_date(first, carried=carried, pace=pace), carried
 
     def day_dates(self, day: int) -> tuple[date, date]:
         """The first and last calendar dates of game day ``day`` (equal for one-date days)."""
-        if day < 1:
-            raise ValueError("game days start at 1")
-        if self.day_span <= 1 and not self.weekend_extra:
-            first = self.start_date + timedelta(days=day - 1)
-            return first, first
-        first = self.start_date
-        for _ in range(day - 1):
-            first = span_dates(first, span=self.day_span, weekend_extra=self.weekend_extra)
-            first += timedelta(days=1)
-        return first, span_dates(first, span=self.day_span, weekend_extra=self.weekend_extra)
+        first, last, _carried = self._walk(day)
+        return first, last
+
+    def carries_speed_up(self, day: int) -> bool:
+        """Whether ``day`` opens under 执行加速: an earlier day's 加速 not yet ended (by a 延时,
+        or a director's 正常). The day's own pace, if any, may end it during the day."""
+        return self._walk(day)[2]
+
+    def calendar_pace(self, day: int) -> str:
+        """How the day's length was set: SPED_UP (one natural day, a 加速 carried over),
+        DELAYED (one natural day more) or NORMAL."""
+        carried = self._walk(day)[2]
+        pace = self.paces.get(day)
+        if pace == DELAYED:
+            return DELAYED
+        return SPED_UP if carried and pace != NORMAL else NORMAL
 
     def day_schedule(self, day: int) -> list[tuple[str, datetime]]:
         """Every transition of game day ``day`` (1-based) with its due time."""
@@ -96,6 +140,25 @@ class Timetable:
 
     def due_at(self, day: int, kind: str) -> datetime:
         return dict(self.day_schedule(day))[kind]
+
+
+def speed_up_after(*, carried: bool, pace: str | None) -> bool:
+    """Whether the days after one are under 加速: the day was given 加速, or it carried one
+    and was given no pace (延时 and a director's 正常 end it)."""
+    return pace == SPED_UP or (carried and pace is None)
+
+
+def pace_moves_held_day(
+    before: Timetable, after: Timetable, *, day: int, closed: bool
+) -> int | None:
+    """The first game day up to ``day`` (the game's current one) whose dates a pace change
+    would move though they are behind it: its first date once it has opened, its last once it
+    has closed (``closed``: the current day's close has run). None when there is none."""
+    for held in range(1, day + 1):
+        (was_first, was_last), (first, last) = before.day_dates(held), after.day_dates(held)
+        if was_first != first or ((held < day or closed) and was_last != last):
+            return held
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +232,7 @@ class Schedule:
     night_stages: tuple[NightStage, ...] = ()
     source: str = ""  # the rule post's words the schedule comes from
     days: int = 10  # how many game days a game usually lasts: the calendar shows as many
+    pace_days: bool = False  # [061]: 加速/延时 change the days' dates (see the module's notes)
 
 
 def _clock(text: str) -> time:
@@ -190,10 +254,16 @@ def schedule_parse(data: Mapping[str, Any]) -> Schedule:
         night_stages=stages,
         source=str(data.get("source", "")),
         days=int(data.get("days", 10)),
+        pace_days=bool(data.get("pace_days", False)),
     )
+
+
+@cache
+def _schedules() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = json.loads(SCHEDULES_FILE.read_text(encoding="utf-8"))
+    return data
 
 
 def schedule_for(ruleset: str) -> Schedule:
     """The ruleset's default schedule; the core default for a ruleset the file does not name."""
-    data = json.loads(SCHEDULES_FILE.read_text(encoding="utf-8"))
-    return schedule_parse(data.get(ruleset, {}))
+    return schedule_parse(_schedules().get(ruleset, {}))

@@ -273,6 +273,32 @@ def test_no_change_once_the_day_is_sped_up() -> None:
     assert why(tally, 5) == "change_sped_up"
 
 
+def test_061_under_a_speed_up_nobody_changes_a_vote_not_even_by_proxy() -> None:
+    """执行加速时，所有人不可改票: a director's 代投 change too."""
+    tally = count(
+        post(2, 4, "投票对象：饺子\n投票理由：一", before=400),
+        post(3, None, "代投：馄饨\n改票对象：包子", director=True, before=100, reply=2),
+        sped_up_at=CLOSE - timedelta(minutes=300),
+    )
+    assert why(tally, 3) == "change_sped_up"
+    assert totals(tally) == {"饺子": 1}
+
+
+def test_061_a_delay_ends_the_speed_up_and_changes_are_allowed_again() -> None:
+    """延迟成功时，不再视为“执行加速”状态: a change before the 延时 is refused, one after stands."""
+    day = BallotDay(3, CLOSE, CLOSE - timedelta(minutes=600), CLOSE - timedelta(minutes=300))
+    posts = [
+        post(2, 2, "投票对象：饺子\n投票理由：一", before=700),
+        post(3, 4, "投票对象：饺子\n投票理由：一", before=700),
+        post(4, 2, "改票对象：包子\n改票理由：加速中", before=400, reply=2),
+        post(5, 4, "改票对象：包子\n改票理由：延时后", before=200, reply=3),
+    ]
+    tally = count_ballots(posts, CAST, day, R061, None)
+    assert why(tally, 4) == "change_sped_up"
+    assert at(tally, 5).counted
+    assert totals(tally) == {"饺子": 1, "包子": 1}
+
+
 def test_late_ballots_are_invalid_and_an_edited_one_keeps_its_time() -> None:
     """The forum does not say when a post was edited; the sync says when it noticed."""
     tally = count(
