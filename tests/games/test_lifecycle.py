@@ -371,8 +371,12 @@ def test_the_start_says_what_is_missing_then_goes_live(director_client: Client) 
         services.game_start(game=game, director=None)
 
 
-def test_061_and_096_are_prepared_but_dealing_says_why_not(director_client: Client) -> None:
-    for ruleset, number in (("lin_feng_061", "061"), ("conan_096", "096")):
+def test_dealing_061_and_096_with_too_few_or_unbuilt_says_why_not(director_client: Client) -> None:
+    # [061] is built and needs its 19 characters; [096] is prepared but not built yet.
+    for ruleset, number, why in (
+        ("lin_feng_061", "061", "需要 19 名角色，本局有 3 名。"),
+        ("conan_096", "096", "尚未在本站实现"),
+    ):
         director_client.post(ADD, create_form(kind="werewolf", ruleset=ruleset, number=number))
         game = Game.objects.get(number=number)
         director_client.post(prepare(game), {"op": "paste", "text": "甲\n乙\n丙"})
@@ -380,7 +384,8 @@ def test_061_and_096_are_prepared_but_dealing_says_why_not(director_client: Clie
         dealt = director_client.post(
             f"/admin/werewolf/werewolfgame/{game.pk}/night/deal/", {}, follow=True
         )
-        assert "尚未在本站实现" in dealt.content.decode()
+        assert why in dealt.content.decode()
+        assert not services.game_dealt(game)
 
 
 # --- 6. substitutes and assistants --------------------------------------------------------------

@@ -74,7 +74,10 @@ def new_game(
     if roles is None:
         deck = [r.key for r in rs.roles.values() for _ in range(r.count)]
         if len(deck) != len(characters):
-            raise InvalidInput(reason=f"{rs.name} needs {len(deck)} players")
+            raise InvalidInput(
+                f"{rs.name} 需要 {len(deck)} 名角色，本局有 {len(characters)} 名。",
+                reason=f"{rs.name} needs {len(deck)} players",
+            )
         rng.shuffle(deck)
         dealt = dict(zip(ids, deck, strict=True))
     else:
