@@ -41,7 +41,9 @@ class Day1:
     prelude (the 幽灵 possesses P1, the 人质 chooses P2, the 铁柱's 票台 spares the seats in
     ``votable``) to day 1, with day 1's vote thread registered."""
 
-    def __init__(self, director: Any, forum: FakeForum, votable: tuple[int, ...]) -> None:
+    def __init__(
+        self, director: Any, forum: FakeForum, votable: tuple[int, ...], *, thread: bool = True
+    ) -> None:
         self.forum = forum
         game = game_services.game_create(
             kind="werewolf",
@@ -83,7 +85,8 @@ class Day1:
             services.werewolf_night_publish(game=game, director=director, reason="")
         assert (store.state_load(game).day, store.state_load(game).phase) == (1, "day")
         self.tid = forum.thread("[061] 第1天 投票帖").tid
-        ForumThread.objects.create(game=game, day=1, kind="vote", external_id=str(self.tid))
+        if thread:
+            ForumThread.objects.create(game=game, day=1, kind="vote", external_id=str(self.tid))
         self.game: Game = game
         self.minute = 0
 
@@ -100,6 +103,17 @@ class Day1:
 
     def proxy(self, voter: int, target: int) -> FakePost:
         return self.post(DIRECTOR, f"代投：P{voter}<br />投票对象：P{target}")
+
+    def portal_vote(self, voter: int, target: int) -> None:
+        """A ballot on the portal (a day with no vote thread), a minute after the last."""
+        self.minute += 1
+        services.werewolf_action_submit(
+            game_id=self.game.pk,
+            character_id=self.ids[voter],
+            data={"kind": "vote", "target": self.ids[target]},
+            key=None,
+            now=bj(1, 10, self.minute),
+        )
 
     def close(self) -> GameState:
         """关门, and the 天使's 10 minutes for 偏爱 let pass: the one voted out goes out."""
@@ -192,3 +206,37 @@ def test_enemy_the_treasures_voters_on_the_thread_get_a_prophecy_and_one_a_conve
     pickers = [day.seat[w["actor"]] for w in state.windows if w["skill"] == "enemy_convert"]
     assert len(pickers) == 1
     assert pickers[0] in (5, 6)
+
+
+def test_together_on_the_portal_the_first_voter_is_the_earliest_ballot_in_effect(
+    director: Any, fake_forum: FakeForum
+) -> None:
+    """A day with no vote thread is settled from the portal's ballots, with the time each
+    was named: P6 voted first, for P1, and changed to the 地雷 after P3 named it."""
+    day = Day1(director, fake_forum, votable=(MINE,), thread=False)
+    day.portal_vote(6, 1)
+    day.portal_vote(3, MINE)
+    day.portal_vote(6, MINE)
+    day.portal_vote(4, MINE)
+
+    state = day.close()
+
+    assert day.outs(state) == [(MINE, "投票"), (3, "共死")]
+    assert state.to_json() == store.replay(game=day.game).to_json()  # type: ignore[union-attr]
+
+
+def test_together_a_directors_count_with_its_ballots(director: Any, fake_forum: FakeForum) -> None:
+    """The director settles the day (``werewolf_day_vote``) with the final ballots, earliest
+    first: the first of them for the 地雷 goes out with it; without them, nobody voted."""
+    day = Day1(director, fake_forum, votable=(MINE,), thread=False)
+    mine, p3, p4 = day.ids[MINE], day.ids[3], day.ids[4]
+    with time_machine.travel(bj(1, 12), tick=False):
+        services.werewolf_day_vote(
+            game=day.game, director=director, totals={mine: 2}, ballots=[(p4, mine), (p3, mine)]
+        )
+    services.werewolf_deadlines_run(now=bj(1, 12, 11))  # the 天使 lets 偏爱 pass
+
+    state = store.state_load(day.game)
+
+    assert day.outs(state) == [(MINE, "投票"), (4, "共死")]
+    assert state.to_json() == store.replay(game=day.game).to_json()  # type: ignore[union-attr]
