@@ -323,11 +323,15 @@ def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
             # with the statuses and weights the engine settles with.
             tally = _thread_tally(game, day)
             totals = None if tally is None else _totals_json(tally)
+            final: list[list[int]] | None = None if tally is None else _ballots_json(tally)
             if totals is None and engine.ballots(state):
                 totals = {str(t): str(v) for t, v in engine.portal_totals(state).items()}
+                final = [[v, t] for v, t in engine.portal_ballots(state)]
             if totals is None:
                 continue  # neither a thread nor a portal ballot: no vote
             payload["totals"] = totals
+            if final is not None and engine.get_ruleset(state.ruleset).day_ballots:
+                payload["ballots"] = final  # who voted (061's 公敌, 怨恨, 共死)
         try:
             after, done = _run(game=game, op=op, payload=payload, batch=batch)
         except RuleError as e:  # e.g. the game ended with the vote: no night follows
@@ -383,6 +387,17 @@ def _thread_tally(game: Game, day: int) -> Tally | None:
 
 def _totals_json(tally: Tally) -> dict[str, str]:
     return {str(t.character): str(t.votes) for t in tally.totals}
+
+
+def _ballots_json(tally: Tally) -> list[list[int]]:
+    """The thread's final ballots for ``day_vote`` (061's 公敌, 怨恨, 共死), earliest naming post
+    first (RULINGS 061-12): ``[voter, target, floor, epoch seconds]`` of the post — the vote,
+    its change or the director's proxy — that named the target."""
+    return [
+        [v.voter, v.target, v.floor, int(v.at.timestamp())]
+        for v in tally.final_ballots()
+        if v.voter is not None and v.target is not None
+    ]
 
 
 def _missed_duties(
@@ -510,13 +525,21 @@ def werewolf_day_vote(
     director: User | None,
     totals: Mapping[int, Fraction | int],
     reason: str = "",
+    ballots: Sequence[tuple[int, int]] | None = None,
 ) -> GameState:
-    """Settle the day's vote from weighted totals counted elsewhere (the portal, a recount)."""
+    """Settle the day's vote from weighted totals counted elsewhere (the portal, a recount).
+    ``ballots``: the final ballots ``(voter, target)``, earliest naming post first, for the
+    rulesets whose vote asks who voted (061's 公敌, 怨恨, 共死); without them, nobody did."""
     now = timezone.now()
     with transaction.atomic():
         locked = game_lock(game)
         _live(locked)
-        payload = {"totals": {str(c): str(v) for c, v in totals.items()}, "now": _now(now)}
+        payload: dict[str, Any] = {
+            "totals": {str(c): str(v) for c, v in totals.items()},
+            "now": _now(now),
+        }
+        if ballots is not None:
+            payload["ballots"] = [[int(v), int(t)] for v, t in ballots]
         after, events = _run(game=locked, op="day_vote", payload=payload)
         events_append(game=locked, events=events, now=now, director=director, reason=reason)
     return after

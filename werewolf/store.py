@@ -39,6 +39,16 @@ def deal(game: Game, payload: Payload, rng: Any) -> tuple[GameState, list[Any]]:
     )
 
 
+def day_ballots(payload: Payload) -> list[tuple[int, int]] | None:
+    """A logged day vote's final ballots for the engine, ``(voter, target)`` earliest first;
+    each logged as ``[voter, target, floor, at]`` (the forum's naming post: its floor and epoch
+    seconds) or ``[voter, target]`` (the portal's, a director's). None: settled without them."""
+    kept = payload.get("ballots")
+    if kept is None:
+        return None
+    return [(int(b[0]), int(b[1])) for b in kept]
+
+
 # How each logged ``engine_step`` op after the deal is re-run.
 STEPS: Mapping[str, Logged] = {
     "night_open": lambda s, p, rng: engine.night_open(s, rng, float(p["now"])),
@@ -51,7 +61,11 @@ STEPS: Mapping[str, Logged] = {
         s, rng, float(p["now"]), p.get("overrides")
     ),
     "day_vote": lambda s, p, rng: engine.day_vote(
-        s, {int(c): Fraction(v) for c, v in p["totals"].items()}, rng, float(p["now"])
+        s,
+        {int(c): Fraction(v) for c, v in p["totals"].items()},
+        rng,
+        float(p["now"]),
+        ballots=day_ballots(p),
     ),
     "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng, float(p["now"])),
     "faction_forfeit": lambda s, p, rng: engine.faction_forfeit(

@@ -259,6 +259,15 @@ class Tally:
     names: Mapping[int, str]
     modifiers: VoteModifiers
 
+    def final_ballots(self) -> tuple[Verdict, ...]:
+        """The ballots in effect at the close that name a target (no 弃权), each by the post
+        that named it — the vote, its change or the director's proxy — earliest floor first."""
+        return tuple(
+            v
+            for v in sorted(self.verdicts, key=lambda v: v.floor)
+            if v.counted and v.voter is not None and v.target is not None
+        )
+
     def to_json(self) -> dict[str, Any]:
         """Every fact, for the directors' log and the director's page (JSON-safe)."""
         mods = self.modifiers

@@ -25,7 +25,7 @@ from .actions import (
     action_from_json,
     register_action_type,
 )
-from .ballot import Vote, ballots, portal_totals
+from .ballot import Vote, ballots, portal_ballots, portal_totals
 from .day import day_vote, faction_forfeit, red_card, tally, vote_modifiers
 from .night import (
     deadline_pass,
@@ -69,6 +69,7 @@ __all__ = [
     "night_publish",
     "night_resolve",
     "player_view",
+    "portal_ballots",
     "portal_totals",
     "red_card",
     "register_action",

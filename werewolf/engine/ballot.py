@@ -1,6 +1,7 @@
 """The portal's day vote (issue 7): a player's ballot, kept in the state so it replays, for the
 days with no forum vote thread. ``flags["ballots"]`` is ``{"day": n, "votes": {"<voter>":
-target}}``; at 关门 the shell hands ``portal_totals`` to ``day_vote``.
+target}, "at": {"<voter>": seconds}}`` (when the ballot in effect was named); at 关门 the shell
+hands ``portal_totals`` (and, for 061, ``portal_ballots``) to ``day_vote``.
 
 The forum's rules apply where they make sense: a ballot may be changed until the close, but not
 in its last hour, nor once a speed-up (加速) took effect. The action carries the day's close and
@@ -69,6 +70,16 @@ def day_voters(state: GameState, day: int) -> frozenset[int] | None:
     return frozenset(state.players) - (asked - cast)
 
 
+def portal_ballots(state: GameState) -> list[tuple[int, int]]:
+    """Today's portal ballots ``(voter, target)``, earliest naming (a vote or its change)
+    first, as ``day_vote`` takes them (061: RULINGS 061-12); a state kept before the times
+    were puts those ballots first, by voter."""
+    kept = state.flags.get("ballots") or {}
+    at = kept.get("at") or {}  # ballots() is empty on another day
+    current = ballots(state)
+    return sorted(current.items(), key=lambda b: (float(at.get(str(b[0]), 0)), b[0]))
+
+
 def portal_totals(state: GameState) -> dict[int, Fraction]:
     """Today's ballots weighted as the forum's would be (警长 1.5, no 装傻 voter or target)."""
     return tally(state, ballots(state))
@@ -98,7 +109,10 @@ def _vote(d: Draft, action: Vote, now: float) -> None:
             raise ChangeSpedUp()
     votes = {str(v): t for v, t in current.items()}
     votes[str(voter.id)] = target.id
-    d.set_flag("ballots", {"day": d.day, "votes": votes})
+    kept = d.flags.get("ballots") or {}
+    at = dict(kept.get("at") or {}) if kept.get("day") == d.day else {}
+    at[str(voter.id)] = now  # the ballot as it stands was named now (a vote or its change)
+    d.set_flag("ballots", {"day": d.day, "votes": votes, "at": at})
     d.to(voter.id, "ballot", {"day": d.day, "target": target.id, "target_name": target.name})
 
 

@@ -18,7 +18,7 @@ from games.engine.events import GameEvent
 
 from . import victory
 from .draft import Draft, open_draft
-from .errors import GameOver, InvalidTarget
+from .errors import GameOver, InvalidTarget, UnknownPlayer
 from .hooks import hooks
 from .outcomes import TRIGGERS, Fired, eliminate, open_window, out_by, register_trigger, triggers_of
 from .ruleset import Trigger
@@ -87,10 +87,14 @@ def day_vote(
         raise GameOver()
     if state.phase != DAY or state.flags.get("voted") == state.day:
         raise WrongPhase(phase=state.phase, needed=DAY)
+    if ballots is not None and any(
+        int(v) not in state.players or int(t) not in state.players for v, t in ballots
+    ):
+        raise UnknownPlayer()
     d = open_draft(state, rng, seconds(now))
     d.set_flag("voted", d.day)
     if ballots is not None:
-        d.set_flag("day_ballots", {"day": d.day, "ballots": [[v, t] for v, t in ballots]})
+        d.set_flag("day_ballots", {"day": d.day, "ballots": [[int(v), int(t)] for v, t in ballots]})
     mods = vote_modifiers(state, d.day)
     counted = {
         int(t): Fraction(v)

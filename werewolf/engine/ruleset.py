@@ -174,6 +174,9 @@ class Ruleset:
     # 白天出局的角色将立即公示，并公示身份 (099); False: a role is public only when a rule
     # announces it (061: 宝藏阵营, 遗志), listed in ``flags["shown_roles"]``.
     reveal_day_outs: bool = True
+    # The day's vote asks who voted (061: 公敌, 怨恨, 共死): the shell hands ``day_vote`` the
+    # final ballots, earliest naming post first (RULINGS 061-12).
+    day_ballots: bool = False
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # see ``hooks``
     params: Mapping[str, Any] = field(default_factory=dict)  # the hooks' own data
 
@@ -341,6 +344,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         texts=texts,
         first=_first(data),
         reveal_day_outs=bool(data.get("reveal_day_outs", True)),
+        day_ballots=bool(data.get("day_ballots", False)),
         hooks={k: tuple(v) for k, v in dict(data.get("hooks", {})).items()},
         params=dict(data.get("params", {})),
     )

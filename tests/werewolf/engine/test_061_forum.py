@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from fractions import Fraction
 
+import pytest
+
 from games.engine.ballots import (
     BallotDay,
     BallotPost,
@@ -19,6 +21,7 @@ from games.engine.ballots import (
 from games.engine.events import GameEvent
 from games.engine.timetable import BEIJING
 from werewolf.engine import Forgo, apply_action, day_vote, vote_modifiers
+from werewolf.engine.errors import UnknownPlayer
 from werewolf.engine.state import GameState
 
 from .support import outs
@@ -46,11 +49,7 @@ def thread(state: GameState, ballots: list[tuple[int, int]]) -> Tally:
 
 def settle(state: GameState, tally: Tally) -> tuple[GameState, list[GameEvent]]:
     totals = {t.character: t.votes for t in tally.totals}
-    final = [
-        (v.voter, v.target)
-        for v in tally.verdicts
-        if v.counted and v.voter is not None and v.target is not None
-    ]
+    final = [(v.voter, v.target) for v in tally.final_ballots() if v.voter and v.target]
     state, events = day_vote(state, totals, rng(), close_at(state), ballots=final)
     for w in state.windows:
         if w["skill"] == "favor":  # the 天使 lets 偏爱 go
@@ -91,3 +90,35 @@ def test_the_first_voter_comes_from_the_threads_order() -> None:
     tally = thread(state, [(6, MINE), (3, MINE), (4, MINE)])
     state, _ = settle(state, tally)
     assert outs(state) == [(MINE, "投票"), (6, "共死")]
+
+
+def test_the_first_voter_by_its_change_not_its_first_vote() -> None:
+    """RULINGS 061-12: among the final ballots, the earliest naming post — P6's change to the
+    地雷 came after P3's vote, so P3 is the first voter though P6 posted first."""
+    state = game(possess=1, hostage=16, votable=(MINE,))
+
+    def post(floor: int, author: int, text: str, reply_to: str | None = None) -> BallotPost:
+        at = OPEN + timedelta(minutes=floor)
+        return BallotPost(floor, f"p{floor}", author, False, at, text, reply_to)
+
+    posts = [
+        post(2, 6, "投票对象：P1\n投票理由：直觉"),
+        post(3, 3, f"投票对象：P{MINE}\n投票理由：直觉"),
+        post(4, 6, f"改票对象：P{MINE}\n改票理由：改主意", reply_to="p2"),
+    ]
+    voters = [Voter(p.id, p.name, alive=p.alive) for p in state.players.values()]
+    day = BallotDay(day=state.day, closes_at=OPEN + timedelta(days=1))
+    mods = vote_modifiers(state, state.day)
+    tally = count_ballots(posts, voters, day, ballot_rules(L61), mods)
+    assert [(v.voter, v.target, v.floor) for v in tally.final_ballots()] == [
+        (3, MINE, 3),
+        (6, MINE, 4),
+    ]
+    state, _ = settle(state, tally)
+    assert outs(state) == [(MINE, "投票"), (3, "共死")]
+
+
+def test_a_ballot_naming_no_player_is_refused() -> None:
+    state = game(possess=1, hostage=16, votable=(MINE,))
+    with pytest.raises(UnknownPlayer):
+        day_vote(state, {MINE: 1}, rng(), close_at(state), ballots=[(99, MINE)])
