@@ -194,3 +194,37 @@ def test_option_and_multi_target_controls_and_a_portal_submission(table: Table) 
         table.post("treasure", op="use_skill", skill="whisper", option="你好", key="k-w")
         sub = store.state_load(table.game).night["subs"]["whisper"][str(table.ids["treasure"])]
         assert sub == {"targets": [], "option": "你好"}
+
+
+def _night_1_published(table: Table) -> None:
+    services.werewolf_deadlines_run(now=bj(3, 22, 5))
+    with time_machine.travel(bj(4, 8), tick=False):
+        game_services.transitions_run_due(now=bj(4, 8))
+        if store.state_load(table.game).phase != "day":
+            services.werewolf_night_publish(game=table.game, director=table.director, reason="")
+    assert store.state_load(table.game).phase == "day"
+
+
+@pytest.mark.parametrize("publish", [False, True])
+def test_private_feedback_is_the_actors_and_publish_makes_it_public(
+    table: Table, publish: bool
+) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        data = {"op": "use_skill", "skill": "verify", "target": str(table.ids["wolf_queen"])}
+        if publish:
+            data["option"] = "publish"
+        table.post("ranger", key="v", **data)
+    _night_1_published(table)
+    private = f"{table.names['wolf_queen']}属于狼人阵营。"
+    public = RULES.text("verify", name=table.names["wolf_queen"], group="狼人阵营")
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    assert private in _section(pages["ranger"], "ww-feedback")
+    for role, text in pages.items():
+        if role != "ranger":
+            assert private not in _section(text, "ww-feedback"), role
+            assert (public in text) == publish, role
+            if not publish:
+                assert private not in text, role
