@@ -228,3 +228,56 @@ def test_private_feedback_is_the_actors_and_publish_makes_it_public(
             assert (public in text) == publish, role
             if not publish:
                 assert private not in text, role
+
+
+def test_the_pack_统领_builds_is_shown_to_its_members_only(table: Table) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        two = [table.ids["fox"], table.ids["wolf_hunter"]]
+        table.post(
+            "wolf_king", op="use_skill", skill="command", target=[str(t) for t in two], key="c"
+        )
+    _night_1_published(table)
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    for role, text in pages.items():
+        pack = _section(text, "ww-pack")
+        if role in ("wolf_king", "wolf_hunter"):
+            assert table.names["wolf_king"] in pack, role
+            assert table.names["wolf_hunter"] in pack, role
+        else:
+            assert pack == "", role
+
+
+def test_a_right_狡黠_guess_through_the_portal_offers_the_borrowed_skills_to_the_fox(
+    table: Table,
+) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        queen = table.ids["wolf_queen"]
+        table.post(
+            "fox", op="use_skill", skill="cunning", target=str(queen), option="wolf_queen", key="f"
+        )
+        sub = store.state_load(table.game).night["subs"]["cunning"][str(table.ids["fox"])]
+        assert sub == {"targets": [queen], "option": "wolf_queen"}
+    _night_1_published(table)
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    kill = RULES.skills["kill"].name
+    assert kill in _section(pages["fox"], "ww-lf-self")
+    assert 'id="ww-borrow"' in pages["fox"]
+    assert "猜测成功" in _section(pages["fox"], "ww-feedback")
+    for role, text in pages.items():
+        if role != "fox":
+            assert 'id="ww-borrow"' not in text, role
+            assert "猜测成功" not in text, role
+    # Night 2: the borrowed skill's form names what may be borrowed, as its option.
+    with time_machine.travel(bj(5, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(5, 21, 1))
+        assert store.state_load(table.game).phase == "night"
+        borrowed = _form(table.page("fox"), "borrowed")
+    assert 'name="option"' in borrowed
+    assert 'value="kill"' in borrowed
+    assert 'type="checkbox" name="target"' in borrowed  # 0-1 targets
