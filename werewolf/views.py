@@ -80,6 +80,57 @@ def _confirm_text(skill: Skill, target: str) -> str:
     return text + (_("此技能只能使用一次。") if skill.limited else _("发动后不能撤回。"))
 
 
+def _count(view: dict[str, Any], skill: Skill) -> tuple[int, int]:
+    """How many targets a submission names (``Skill.targets``): ``(low, high)``; the engine
+    judges again (e.g. 票台's third, less those on yesterday's stage)."""
+    spec = skill.targets
+    if spec == "third":
+        n = sum(1 for p in view["players"] if p["alive"]) // 3
+        return (n, n)
+    if spec == "0-1":
+        return (0, 1)
+    if spec == "any":
+        return (1, len(view["players"]))
+    return (int(spec), int(spec))
+
+
+def _options(view: dict[str, Any], skill: Skill, rs: Any) -> dict[str, Any] | None:
+    """A skill's other input (``UseSkill.option``): the form control the portal draws for it."""
+    effect = skill.effect
+    if effect == "verify":
+        return {"kind": "check", "value": "publish", "label": _("在白天公示查证结果")}
+    if effect == "zhen":
+        marks = int(view.get("lin_feng", {}).get("marks", 0))
+        choices = [
+            {"value": "1", "label": _("失去1个‹炼›：获知场上存活的各阵营人数")},
+            {"value": "2", "label": _("失去2个‹炼›：下一夜获得永久技能<救治>")},
+            {"value": "3", "label": _("失去3个‹炼›：下一夜获得永久技能<杀人>")},
+        ]
+        return {"kind": "select", "label": _("失去标记"), "choices": choices[: max(marks, 1)]}
+    if effect == "cunning":
+        choices = [{"value": k, "label": r.name} for k, r in rs.roles.items()]
+        return {"kind": "select", "label": _("猜测身份"), "choices": choices}
+    if effect == "whisper":
+        limit = int(rs.params.get("whisper_max", 10))
+        return {
+            "kind": "text",
+            "label": _("传音内容（不多于%(n)s个字）") % {"n": limit},
+            "max": limit * 4,
+        }
+    if effect == "borrowed":
+        choices = []
+        for key in view.get("lin_feng", {}).get("borrow", {}).get("skills", []):
+            inner = rs.skills.get(key)
+            if inner is None:
+                continue
+            if inner.effect == "zhen":
+                choices += [{"value": f"{key}:{n}", "label": f"{inner.name}（{n}）"} for n in "123"]
+            else:
+                choices.append({"value": key, "label": inner.name})
+        return {"kind": "select", "label": _("借用的技能"), "choices": choices}
+    return None
+
+
 def _targets(view: dict[str, Any], rule: str) -> list[dict[str, Any]]:
     if rule == "teammate":
         return [t for t in view.get("team", []) if t["alive"]]
@@ -103,6 +154,11 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
             "until_at": _when(u["until"]),
             "left": max(0, int(u["until"] - now.timestamp())),
             "targets": _targets(page, rs.skills[u["skill"]].target),
+            "count": _count(page, rs.skills[u["skill"]]),
+            # One target: a select; none: no control; another count: checkboxes.
+            "multi": _count(page, rs.skills[u["skill"]]) not in ((1, 1), (0, 0)),
+            "none": _count(page, rs.skills[u["skill"]]) == (0, 0),
+            "option": _options(page, rs.skills[u["skill"]], rs),
             # The browser fills in the chosen target's name (werewolf.js).
             "confirm": _confirm_text(rs.skills[u["skill"]], "{target}")
             if u["irreversible"]
@@ -138,6 +194,7 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         "game": game,
         "character": character,
         "me": page,
+        "lf": _lin_feng(page, rs, names),
         "card": page["card"],
         "usable": usable,
         "sense": log["sense"],
@@ -168,6 +225,30 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
     }
 
 
+def _lin_feng(page: dict[str, Any], rs: Any, names: dict[int, str]) -> dict[str, Any] | None:
+    """[061]'s own facts of this player (the engine's ``player_view(...)["lin_feng"]``): its
+    roster (妖狐/毒士 互知, the 狼王's wolf list — names only), the 狼群 it is in, its ‹炼›
+    marks, the skills a 狡黠 offers, the public 吹笛/票台, and the 不定's one question."""
+    extra = page.get("lin_feng")
+    if extra is None:
+        return None
+    skills = {s["key"] for s in page["card"]["skills"]}
+    asked = [f for f in page["feedback"] if f.get("kind") == "ask"]
+    borrow = extra.get("borrow") or {}
+    return {
+        "roster": extra.get("roster"),
+        "roster_wolves": page["card"]["role"] == rs.params.get("king_role"),
+        "pack": extra.get("pack"),
+        "marks": extra.get("marks"),
+        "borrow": [rs.skills[k].name for k in borrow.get("skills", []) if k in rs.skills],
+        "piped": [names.get(i, "?") for i in extra.get("piped", [])],
+        "stage": [names.get(i, "?") for i in extra.get("stage", [])],
+        # 不定阵营的角色有且仅有一次机会询问导演: the button until asked, then the answer.
+        "ask": "ask" in skills and not asked and page["winner"] is None,
+        "answer": asked[-1]["text"] if asked else "",
+    }
+
+
 def _unconfirmed(
     request: HttpRequest, game: Game, skill_key: str, target: int
 ) -> dict[str, Any] | None:
@@ -185,6 +266,7 @@ def _unconfirmed(
         "target": target,
         "text": _confirm_text(skill, name),
         "key": request.POST.get("key", ""),
+        "option": request.POST.get("option", ""),
     }
 
 
@@ -194,15 +276,25 @@ def _submit(request: HttpRequest, game: Game, character: Character) -> dict[str,
     data: dict[str, Any] = {"kind": op}
     if op in ("use_skill", "forgo"):
         data["skill"] = request.POST.get("skill", "")
+    if op == "ask":  # the 不定's one question to the director (询问阵营)
+        data = {"kind": "use_skill", "skill": "ask", "targets": []}
     if op == "use_skill":
-        target = request.POST.get("target", "")
-        if not target.isdigit():
+        posted = [t for t in request.POST.getlist("target") if t != ""]
+        if not all(t.isdigit() for t in posted):
             messages.error(request, _("请先选择目标。"))
             return None
-        data["targets"] = [int(target)]
-        ask = _unconfirmed(request, game, data["skill"], int(target))
-        if ask is not None:
-            return ask
+        skill = get_ruleset(game.ruleset).skills.get(data["skill"])
+        if not posted and (skill is None or skill.targets == "1"):
+            messages.error(request, _("请先选择目标。"))
+            return None
+        data["targets"] = [int(t) for t in posted]
+        option = request.POST.get("option", "").strip()
+        if option:
+            data["option"] = option
+        if len(posted) == 1:
+            ask = _unconfirmed(request, game, data["skill"], int(posted[0]))
+            if ask is not None:
+                return ask
     if op == "vote":
         target = request.POST.get("target", "")
         if not target.isdigit():

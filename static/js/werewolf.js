@@ -39,8 +39,13 @@
   }
   function choices() {
     var chosen = {};
-    region.querySelectorAll("select").forEach(function (select) {
-      if (select.value) chosen[selectKey(select)] = select.value;
+    region.querySelectorAll("select, input[type=text]").forEach(function (field) {
+      if (field.value) chosen[selectKey(field)] = field.value;
+    });
+    // Checkboxes (several targets, 查证's 公示): the ticked values of each form's field.
+    region.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
+      var key = selectKey(box) + "|checked";
+      (chosen[key] = chosen[key] || []).push(box.value);
     });
     return chosen;
   }
@@ -50,6 +55,14 @@
       if (value && select.querySelector('option[value="' + CSS.escape(value) + '"]')) {
         select.value = value;
       }
+    });
+    region.querySelectorAll("input[type=text]").forEach(function (field) {
+      var value = chosen[selectKey(field)];
+      if (value) field.value = value;
+    });
+    region.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+      var ticked = chosen[selectKey(box) + "|checked"];
+      if (ticked && ticked.indexOf(box.value) !== -1) box.checked = true;
     });
   }
 

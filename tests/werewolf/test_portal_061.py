@@ -1,0 +1,283 @@
+"""A [061] player's portal shows what the engine's view gives that player only: the rosters
+(妖狐/毒士 互知, the 狼王's wolf list — names, no roles), the 狼群, the ‹炼› marks, private
+feedback, a skill's option and other target counts as form controls, and the 不定's one
+question to the director; every other player's page shows none of it (leak checks)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games import services as game_services
+from games.models import Character
+from tests.conftest import api_login, bj
+from tests.werewolf.players import START
+from werewolf import services, store
+from werewolf.engine import get_ruleset
+
+pytestmark = pytest.mark.django_db
+
+NIGHT_0 = bj(1, 0) - dt.timedelta(hours=2)
+RULES = get_ruleset("lin_feng_061")
+ROLES = list(RULES.roles)  # one of each of the 19 roles, 演员1 … 演员19 in the data's order
+
+
+class Table:
+    def __init__(self, director: Any) -> None:
+        self.game = game_services.game_create(
+            kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
+        )
+        self.game.directors.add(director)
+        self.director = director
+        Character.objects.bulk_create(
+            Character(game=self.game, name=f"演员{n}") for n in range(1, 20)
+        )
+        issued = game_services.character_passwords_generate(game=self.game, director=director)
+        self.passwords = {i.character.name: i.secret for i in issued}
+        self.ids = {
+            role: Character.objects.get(game=self.game, name=f"演员{n}").pk
+            for n, role in enumerate(ROLES, 1)
+        }
+        self.names = {role: f"演员{n}" for n, role in enumerate(ROLES, 1)}
+        services.werewolf_setup(game=self.game, roles={self.ids[r]: r for r in ROLES})
+        game_services.game_start(game=self.game, director=director, now=NIGHT_0)
+        self.clients: dict[str, Client] = {}
+
+    def client(self, role: str) -> Client:
+        if role not in self.clients:
+            c = Client()
+            secret = self.passwords[self.names[role]]
+            assert api_login(c, self.game.number, secret).status_code == 200
+            self.clients[role] = c
+        return self.clients[role]
+
+    def page(self, role: str) -> str:
+        response = self.client(role).get(f"/play/{self.game.number}/me/", follow=True)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    def post(self, role: str, **data: Any) -> str:
+        response = self.client(role).post(f"/play/{self.game.number}/me/", data, follow=True)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    def pages(self) -> dict[str, str]:
+        return {role: self.page(role) for role in ROLES}
+
+    def to_day_1(self) -> None:
+        services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
+        with time_machine.travel(bj(1, 8), tick=False):
+            game_services.transitions_run_due(now=bj(1, 8))
+            services.werewolf_night_publish(game=self.game, director=self.director, reason="")
+        assert store.state_load(self.game).phase == "day"
+
+
+def _section(text: str, sid: str) -> str:
+    m = re.search(rf'<section[^>]*id="{sid}".*?</section>', text, re.S)
+    return m.group(0) if m else ""
+
+
+def _form(text: str, skill: str) -> str:
+    for m in re.finditer(r"<form.*?</form>", text, re.S):
+        if f'name="skill" value="{skill}"' in m.group(0):
+            return m.group(0)
+    return ""
+
+
+@pytest.fixture
+def table(director: Any) -> Table:
+    return Table(director)
+
+
+def test_the_drifters_ask_once_and_see_the_answer_alone(table: Table) -> None:
+    pages = table.pages()
+    for role, text in pages.items():
+        has = 'name="op" value="ask"' in text
+        assert has == (role in ("ghost", "hostage")), role
+    text = table.post("ghost", op="ask", key="k-ask")
+    answer = _section(text, "ww-ask")
+    assert "导演答复" in answer
+    assert "你当前属于不定阵营。" in answer
+    assert 'value="ask"' not in answer  # one use: the button is gone
+    # The second try is refused by the engine, the answer stays.
+    again = table.post("ghost", op="ask", key="k-ask-2")
+    assert "你当前属于不定阵营。" in _section(again, "ww-ask")
+    for role, text in table.pages().items():
+        if role != "ghost":
+            assert "你当前属于" not in text, role
+            assert "导演答复" not in text, role
+    # The 人质 still has its own question.
+    assert 'name="op" value="ask"' in table.page("hostage")
+
+
+def test_rosters_pack_and_marks_go_to_their_holders_only(table: Table) -> None:
+    table.to_day_1()
+    pages = table.pages()
+    fox = {"fox", "psychic", "angel"}
+    poison = {"poisoner", "pillar"}
+    state = store.state_load(table.game)
+    for role, text in pages.items():
+        roster = _section(text, "ww-roster")
+        if role == "wolf_king":
+            assert "狼人阵营名单" in roster
+            for w in ("wolf_queen", "wolf_king", "wolf_hunter", "wolf_judge"):
+                assert table.names[w] in roster
+        elif role in fox | poison:
+            assert "互知名单" in roster
+            group = fox if role in fox else poison
+            # Every member of the faction now (a 不定 placed there included), names only.
+            members = [
+                p.name for p in state.players.values() if p.faction == RULES.roles[role].faction
+            ]
+            assert {table.names[r] for r in group} <= set(members)
+            for name in members:
+                assert name in roster
+            for r in ROLES:
+                assert RULES.roles[r].name not in roster.replace("互知名单", "")
+        else:
+            assert roster == "", role
+            assert "互知名单" not in text, role
+            assert "狼人阵营名单" not in text, role
+        pack = _section(text, "ww-pack")
+        if role == "wolf_king":
+            assert table.names["wolf_king"] in pack
+        else:
+            assert pack == "", role
+        marks = 'id="ww-marks"' in text
+        assert marks == (role == "poisoner"), role
+
+
+def test_option_and_multi_target_controls_and_a_portal_submission(table: Table) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        assert store.state_load(table.game).phase == "night"
+        pages = table.pages()
+        for role, text in pages.items():
+            verify = _form(text, "verify")
+            assert (verify != "") == (role == "ranger"), role
+            assert ('name="option" value="publish"' in text) == (role == "ranger"), role
+            judge = _form(text, "judge")
+            assert (judge != "") == (role == "wolf_judge"), role
+            command = _form(text, "command")
+            assert (command != "") == (role == "wolf_king"), role
+        judge = _form(pages["wolf_judge"], "judge")
+        assert 'type="checkbox" name="target"' in judge
+        assert "须选择3名" in judge
+        command = _form(pages["wolf_king"], "command")
+        assert 'type="checkbox" name="target"' in command
+        assert "须选择2名" in command
+        whisper = _form(pages["treasure"], "whisper")
+        assert 'type="text" name="option"' in whisper
+        assert "<select" not in whisper
+        cunning = _form(pages["fox"], "cunning")
+        assert 'name="option"' in cunning
+        assert "狼王" in cunning
+
+        target = table.ids["wolf_queen"]
+        table.post(
+            "ranger", op="use_skill", skill="verify", target=str(target), option="publish", key="k"
+        )
+        sub = store.state_load(table.game).night["subs"]["verify"][str(table.ids["ranger"])]
+        assert sub == {"targets": [target], "option": "publish"}
+        two = [table.ids["fox"], table.ids["wolf_hunter"]]
+        table.post(
+            "wolf_king", op="use_skill", skill="command", target=[str(t) for t in two], key="c"
+        )
+        sub = store.state_load(table.game).night["subs"]["command"][str(table.ids["wolf_king"])]
+        assert sorted(sub["targets"]) == sorted(two)
+        table.post("treasure", op="use_skill", skill="whisper", option="你好", key="k-w")
+        sub = store.state_load(table.game).night["subs"]["whisper"][str(table.ids["treasure"])]
+        assert sub == {"targets": [], "option": "你好"}
+
+
+def _night_1_published(table: Table) -> None:
+    services.werewolf_deadlines_run(now=bj(3, 22, 5))
+    with time_machine.travel(bj(4, 8), tick=False):
+        game_services.transitions_run_due(now=bj(4, 8))
+        if store.state_load(table.game).phase != "day":
+            services.werewolf_night_publish(game=table.game, director=table.director, reason="")
+    assert store.state_load(table.game).phase == "day"
+
+
+@pytest.mark.parametrize("publish", [False, True])
+def test_private_feedback_is_the_actors_and_publish_makes_it_public(
+    table: Table, publish: bool
+) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        data = {"op": "use_skill", "skill": "verify", "target": str(table.ids["wolf_queen"])}
+        if publish:
+            data["option"] = "publish"
+        table.post("ranger", key="v", **data)
+    _night_1_published(table)
+    private = f"{table.names['wolf_queen']}属于狼人阵营。"
+    public = RULES.text("verify", name=table.names["wolf_queen"], group="狼人阵营")
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    assert private in _section(pages["ranger"], "ww-feedback")
+    for role, text in pages.items():
+        if role != "ranger":
+            assert private not in _section(text, "ww-feedback"), role
+            assert (public in text) == publish, role
+            if not publish:
+                assert private not in text, role
+
+
+def test_the_pack_统领_builds_is_shown_to_its_members_only(table: Table) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        two = [table.ids["fox"], table.ids["wolf_hunter"]]
+        table.post(
+            "wolf_king", op="use_skill", skill="command", target=[str(t) for t in two], key="c"
+        )
+    _night_1_published(table)
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    for role, text in pages.items():
+        pack = _section(text, "ww-pack")
+        if role in ("wolf_king", "wolf_hunter"):
+            assert table.names["wolf_king"] in pack, role
+            assert table.names["wolf_hunter"] in pack, role
+        else:
+            assert pack == "", role
+
+
+def test_a_right_狡黠_guess_through_the_portal_offers_the_borrowed_skills_to_the_fox(
+    table: Table,
+) -> None:
+    table.to_day_1()
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        queen = table.ids["wolf_queen"]
+        table.post(
+            "fox", op="use_skill", skill="cunning", target=str(queen), option="wolf_queen", key="f"
+        )
+        sub = store.state_load(table.game).night["subs"]["cunning"][str(table.ids["fox"])]
+        assert sub == {"targets": [queen], "option": "wolf_queen"}
+    _night_1_published(table)
+    with time_machine.travel(bj(4, 9), tick=False):
+        pages = table.pages()
+    kill = RULES.skills["kill"].name
+    assert kill in _section(pages["fox"], "ww-lf-self")
+    assert 'id="ww-borrow"' in pages["fox"]
+    assert "猜测成功" in _section(pages["fox"], "ww-feedback")
+    for role, text in pages.items():
+        if role != "fox":
+            assert 'id="ww-borrow"' not in text, role
+            assert "猜测成功" not in text, role
+    # Night 2: the borrowed skill's form names what may be borrowed, as its option.
+    with time_machine.travel(bj(5, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(5, 21, 1))
+        assert store.state_load(table.game).phase == "night"
+        borrowed = _form(table.page("fox"), "borrowed")
+    assert 'name="option"' in borrowed
+    assert 'value="kill"' in borrowed
+    assert 'type="checkbox" name="target"' in borrowed  # 0-1 targets
