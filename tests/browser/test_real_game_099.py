@@ -56,6 +56,8 @@ async def test_a_099_game_from_sign_up_to_archive(
         await select.select_option("男" if index % 2 else "女")
     await auction.locator("input[name=reason]").fill("按马甲录入性别")
     await auction.locator("button").click()
+    # The genders are saved before the start page is opened (its checklist reads them).
+    await expect(page.locator(".messagelist")).to_contain_text("性别与竞拍结果已录入。")
     await start(page, prepare_url)
 
     game = await sync(Game.objects.get)(number="099")

@@ -186,7 +186,9 @@ def test_concurrent_writers_leave_no_gap_or_duplicate_in_the_sequence() -> None:
             barrier.wait()
             for i in range(per_writer):
                 audience = PUBLIC if i % 2 else to_character(cast[(n + i) % 2])
-                services.event_record(game=game, events=[GameEvent("note", audience, {"n": n})])
+                services.event_record(
+                    game=game, events=[GameEvent("note", audience, {"n": n, "text": f"第 {n} 条"})]
+                )
         except BaseException as exc:  # reported below
             errors.append(exc)
         finally:
