@@ -188,21 +188,19 @@ def use_skill(d: Draft, a: UseSkill, now: float) -> None:
             raise NotYourSkill(skill=a.skill)
     if charmed(d, p):
         raise Charmed()
-    if sk.handler in WIDE:
-        if sk.limited and p.used.get(sk.key, 0) >= 1:
-            raise SkillUsedUp(skill=sk.key)
-        if sk.step is not None:
-            _step_open(d, sk, now)
-        WIDE[sk.handler](d, p, sk, a, now)
-        if sk.step is not None:
-            progress(d)
-        return
-    target = target_of(d, p, sk, a.targets)
+    # A wide handler reads the whole action (several targets, an option); the others get the
+    # one target, checked before anything else is.
+    wide = WIDE.get(sk.handler)
+    target = None if wide is not None else target_of(d, p, sk, a.targets)
     if sk.limited and p.used.get(sk.key, 0) >= 1:
         raise SkillUsedUp(skill=sk.key)
     if sk.step is not None:
         _step_open(d, sk, now)
-    HANDLERS[sk.handler](d, p, sk, target, now)
+    if wide is not None:
+        wide(d, p, sk, a, now)
+    else:
+        assert target is not None  # noqa: S101  (target_of names one or raises)
+        HANDLERS[sk.handler](d, p, sk, target, now)
     if sk.step is not None:
         progress(d)
 
