@@ -27,6 +27,7 @@ from games import services as game_services
 from games.models import Game, TimetableOverride
 from royale.models import RoyaleGame
 from tests.browser.conftest import WAIT_MS, LiveServer, PageErrors
+from tests.browser.test_real_game import player_login
 from tests.royale.conftest import empty_royale_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -96,16 +97,6 @@ async def phone(browser: Browser, server: LiveServer) -> BrowserContext:
     return made
 
 
-async def login(context: BrowserContext, number: str, secret: str) -> Page:
-    page = await context.new_page()
-    await page.goto(f"/play/{number}/")
-    await page.get_by_label("密码").fill(secret)
-    await page.get_by_role("button", name="登录", exact=True).click()
-    await expect(page).to_have_url(re.compile(rf"/play/{number}/me/$"))
-    await expect(page.locator("#live-status")).to_have_text("已连接")
-    return page
-
-
 async def spawn(page: Page, place: str) -> None:
     form = page.locator("form.r-spawn")
     await form.locator("select[name=place]").select_option(label=place)
@@ -142,8 +133,8 @@ async def test_the_attack_and_the_hit_show_at_the_top_of_the_night_panel(
     attacker_ctx = await phone(browser, daphne_server)
     victim_ctx = await phone(browser, daphne_server)
     try:
-        attacker = await login(attacker_ctx, game.number, secrets["甲"])
-        victim = await login(victim_ctx, game.number, secrets["乙"])
+        attacker = await player_login(attacker_ctx, game.number, secrets["甲"])
+        victim = await player_login(victim_ctx, game.number, secrets["乙"])
         errors = [PageErrors(attacker), PageErrors(victim)]
         spawn_button = attacker.locator("form.r-spawn button")
         await expect(spawn_button).to_have_text(re.compile(r"^\s*出生\s+0 体力\s*$"))
