@@ -20,7 +20,7 @@ from games.engine import dice
 from games.engine import timetable as tt
 from games.engine.errors import InvalidInput, NotFound, RuleError
 from games.engine.events import DIRECTORS, PUBLIC, GameEvent
-from games.engine.text import is_blank
+from games.engine.text import is_blank, names_short
 from games.errors import (
     CastLocked,
     CloseMoveRefused,
@@ -829,10 +829,6 @@ def character_signed_out(*, game_id: int, character_id: int, session_key: str) -
     transaction.on_commit(partial(live.session_sockets_close, game_id, session_key))
 
 
-def _names_short(names: Sequence[str]) -> str:
-    return "、".join(names[:5]) + ("等" if len(names) > 5 else "")
-
-
 def game_start_missing(*, game: Game, characters: Sequence[Character]) -> list[str]:
     """What 开始 still needs: day 1's date, two characters, each with a password or a link, the
     kind's deal, and what the kind's dealt state lacks. The 开局 page lists it before the
@@ -844,7 +840,7 @@ def game_start_missing(*, game: Game, characters: Sequence[Character]) -> list[s
         missing.append("至少两名角色")
     without = [c.name for c in characters if not (c.password_digest or c.link_digest)]
     if without:
-        missing.append("登录密码（" + _names_short(without) + "）")
+        missing.append("登录密码（" + names_short(without) + "）")
     if not game_dealt(game):
         missing.append("发牌")
     else:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from games import live
+from games.engine.text import names_short
 from games.models import Character, Event, Game
 from werewolf import engine, store
 from werewolf.engine.ballot import day_voters
@@ -32,7 +33,7 @@ def werewolf_start_missing(*, game: Game) -> list[str]:
     names = genders_missing(werewolf_state(game=game))
     if not names:
         return []
-    return ["性别（" + "、".join(names[:5]) + ("等" if len(names) > 5 else "") + "）"]
+    return ["性别（" + names_short(names) + "）"]
 
 
 def werewolf_auction(*, game: Game) -> dict[int, dict[str, Any]]:

@@ -9,6 +9,7 @@ Pure Python (engines use it).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 # Letters that render as blank although Unicode files them as letters (the Hangul fillers, a
 # favourite "empty" name on Chinese forums too) or as a symbol (the blank Braille pattern).
@@ -38,3 +39,8 @@ _PUNCTUATION.update({0x3000: 0x20, 0xA0: 0x20, 0xFE55: 0x3A, 0x2236: 0x3A})
 def normalize_punctuation(text: str) -> str:
     """Full-width forms as half-width (``：`` as ``:``, ``（`` as ``(``, ``　`` as a space...)."""
     return text.translate(_PUNCTUATION)
+
+
+def names_short(names: Sequence[str], limit: int = 5) -> str:
+    """A list of names for a checklist line: the first ``limit``, then 等."""
+    return "、".join(names[:limit]) + ("等" if len(names) > limit else "")

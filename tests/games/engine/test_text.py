@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.text import is_blank, normalize_punctuation
+from games.engine.text import is_blank, names_short, normalize_punctuation
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,8 @@ def test_normalize_punctuation_reads_full_and_half_width_alike() -> None:
 
 def test_normalize_punctuation_leaves_chinese_punctuation_without_ascii_twin() -> None:
     assert normalize_punctuation("【乙】、。") == "【乙】、。"
+
+
+def test_a_checklist_names_five_then_says_等() -> None:
+    assert names_short(["甲", "乙"]) == "甲、乙"
+    assert names_short([f"P{n}" for n in range(1, 8)]) == "P1、P2、P3、P4、P5等"
