@@ -40,6 +40,8 @@ def _pages_answer(game: Game, director_client: Client, passwords: dict[str, str]
         response = client.get(f"/play/{game.number}/me/", follow=True)
         assert response.status_code == 200, (player.name, response.content[:300])
         text = response.content.decode()
+        # [061] has no auction: no 表演/挡刀 on the role card.
+        assert "挡刀" not in text, player.name
         # Another character's role is never shown beside that character's name.
         for other in state.players.values():
             if other.id == player.id:
