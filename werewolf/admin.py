@@ -35,6 +35,7 @@ from games.engine.text import is_blank
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
+from werewolf.engine.ruleset import Ruleset
 from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
@@ -173,11 +174,23 @@ class AuctionForm(_StateForm, InterventionForm):
     (表演/挡刀 bought, ±; a 性别卡; the gold, if given, caps the cost). One row each."""
 
     COLUMNS = ("gender", "act", "block", "card", "gold")
+    HEADERS = {
+        "gender": _("马甲性别"),
+        "act": _("表演"),
+        "block": _("挡刀"),
+        "card": _("性别卡"),
+        "gold": _("金币（选填）"),
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.columns: tuple[str, ...] = ()
+        self.has_auction = False
         if self.state is None:
             return
+        # A ruleset without a 竞拍贴 ([061]) has only the 马甲's gender to enter.
+        self.has_auction = any(get_ruleset(self.state.ruleset).auction_prices.values())
+        self.columns = self.COLUMNS if self.has_auction else ("gender",)
         known = (
             selectors.werewolf_auction(game=self.game)
             if self.game is not None and not self.is_bound
@@ -193,6 +206,8 @@ class AuctionForm(_StateForm, InterventionForm):
                 required=False,
                 initial=now.get("gender") or "",
             )
+            if not self.has_auction:
+                continue
             for key, label in (("act", _("%(name)s 表演")), ("block", _("%(name)s 挡刀"))):
                 self.fields[f"{key}{p.id}"] = forms.IntegerField(
                     label=label % words, required=False, initial=now.get(key, 0), widget=number
@@ -212,12 +227,20 @@ class AuctionForm(_StateForm, InterventionForm):
             )
         self.order_fields([*[f for f in self.fields if f != "reason"], "reason"])
 
+    @property
+    def headers(self) -> list[str]:
+        return [str(self.HEADERS[key]) for key in self.columns]
+
+    @property
+    def title(self) -> str:
+        return str(TITLES["auction"] if self.has_auction else _("马甲性别（开局前）"))
+
     def rows(self) -> list[dict[str, Any]]:
         """The table's rows: each character's name and its bound fields, in COLUMNS' order."""
         if self.state is None:
             return []
         return [
-            {"name": p.name, "fields": [self[f"{key}{p.id}"] for key in self.COLUMNS]}
+            {"name": p.name, "fields": [self[f"{key}{p.id}"] for key in self.columns]}
             for p in self.state.players.values()
         ]
 
@@ -229,6 +252,8 @@ class AuctionForm(_StateForm, InterventionForm):
         """The entries with anything in them (a character without one keeps 0/0, no card)."""
         assert self.state is not None  # noqa: S101  (a bound form has its state)
         out: dict[int, dict[str, Any]] = {}
+        if not self.has_auction:
+            return out
         for pid in self.state.players:
             entry: dict[str, Any] = {
                 key: self.cleaned_data[f"{key}{pid}"]
@@ -468,6 +493,18 @@ RUNS: dict[str, Run] = {
 # --- what the page shows ------------------------------------------------------------------------
 
 
+def _winner_name(rs: Ruleset, winner: str | None) -> str:
+    """The winning faction's name; "" is the end where every faction lost (无人胜利)."""
+    if winner is None:
+        return ""
+    return rs.factions[winner].name if winner else str(_("无人胜利"))
+
+
+def _titled(op: str, form: _StateForm) -> tuple[str, str, _StateForm]:
+    """(op, the form's heading, the form): a form may name itself after the ruleset."""
+    return op, str(getattr(form, "title", TITLES[op])), form
+
+
 def _state_or_none(game: Game) -> GameState | None:
     try:
         return selectors.werewolf_state(game=game)
@@ -528,6 +565,9 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
     return {
         "game": game,
         "state": state,
+        "auction": any(rs.auction_prices.values()),
+        "winner_name": _winner_name(rs, state.winner),
+        "draft_winner_name": _winner_name(rs, draft.get("winner")) if draft else "",
         "phase_name": PHASE_NAMES.get(state.phase, state.phase),
         "players": players,
         "steps": steps,
@@ -589,9 +629,7 @@ class WerewolfGameAdmin(GameColumn, GameStateAdmin):
                 **self.admin_site.each_context(request),
                 "title": f"{game.forum_title} · {_('夜晚控制室')}",
                 "opts": self.model._meta,
-                "forms": [
-                    (op, TITLES[op], FORMS[op](state=state, game=game)) for op in _ops(state)
-                ],
+                "forms": [_titled(op, FORMS[op](state=state, game=game)) for op in _ops(state)],
                 "config": {
                     "game": game.pk,
                     "head": game.seq,

@@ -15,16 +15,13 @@ from games.models import Event, Game
 from werewolf import store
 from werewolf.engine import get_ruleset
 from werewolf.engine.state import OVER, Out, Player
+from werewolf.eventtext import night_name
 
 
 def _fate(out: Out | None) -> str:
     if out is None:
         return _("存活")
-    when = (
-        _("第 %(day)d 夜") % {"day": out.day}
-        if out.night
-        else _("第 %(day)d 天") % {"day": max(out.day, 1)}
-    )
+    when = night_name(out.day) if out.night else _("第 %(day)d 天") % {"day": max(out.day, 1)}
     return _("%(when)s出局 · %(cause)s") % {"when": when, "cause": out.cause}
 
 

@@ -174,8 +174,16 @@ def _converted(p: Payload, ctx: LogContext) -> str:
 # --- the night -------------------------------------------------------------------------------
 
 
+def night_name(day: Any) -> str:
+    """第 N 夜; the night before day 1 ([061]'s 附身/遇难/票台, which the post leaves unnamed) is
+    the 开局夜."""
+    if not day:
+        return str(_("开局夜"))
+    return str(_("第 %(day)s 夜") % {"day": day})
+
+
 def _night_open(p: Payload, ctx: LogContext) -> str:
-    return _("%(day)s夜晚开始，夜间技能可以提交") % {"day": day_text(p.get("day"))}
+    return _("%(night)s开始，夜间技能可以提交") % {"night": night_name(p.get("day"))}
 
 
 def _step_open(p: Payload, ctx: LogContext) -> str:
@@ -603,7 +611,6 @@ PLAYER_LABELS = {
     "skills_lost": gettext_noop("你失去了全部技能"),
     "surrender_asked": gettext_noop("%(by_name)s 提议投降"),
     "surrender_refused": gettext_noop("%(by_name)s 拒绝投降，投降取消"),
-    "night_open": gettext_noop("第 %(day)s 夜开始"),
     "day_open": gettext_noop("第 %(day)s 天开始"),
     "out": gettext_noop("%(name)s（%(role)s）出局：%(cause)s"),
     "vote_result": gettext_noop("第 %(day)s 天投票结果"),
@@ -642,6 +649,8 @@ def player_line(frame: Mapping[str, Any]) -> str:
             "winner": payload.get("winner_name") or _("无人"),
             "roles": roles or _("无"),
         }
+    if kind == "night_open":
+        return _("%(night)s开始") % {"night": night_name(payload.get("day"))}
     if kind == "out" and "role" not in payload:  # [061]: a day out without its role
         return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
     label = PLAYER_LABELS.get(kind)
@@ -659,7 +668,7 @@ def player_line(frame: Mapping[str, Any]) -> str:
 PORTAL_KINDS = frozenset(
     {
         *PLAYER_LABELS,
-        *("sense", "feedback", "day_open", "vote_result", "game_over"),
+        *("sense", "feedback", "night_open", "day_open", "vote_result", "game_over"),
         # [061]'s announcements carry the post's line (``text``)
         *("stage", "pipe", "unpipe", "verify", "hunt", "favor", "possessed", "barrier"),
         *("legacy", "role_shown"),

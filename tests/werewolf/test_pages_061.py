@@ -34,6 +34,8 @@ def _pages_answer(game: Game, director_client: Client, passwords: dict[str, str]
     ):
         response = director_client.get(path)
         assert response.status_code == 200, (path, response.content[:300])
+        # The night before day 1 is the 开局夜, never "第 0 天/夜".
+        assert "第 0 " not in response.content.decode(), path
     for player in state.players.values():
         client = Client()
         assert api_login(client, game.number, passwords[player.name]).status_code == 200
@@ -42,6 +44,9 @@ def _pages_answer(game: Game, director_client: Client, passwords: dict[str, str]
         text = response.content.decode()
         # [061] has no auction: no 表演/挡刀 on the role card.
         assert "挡刀" not in text, player.name
+        assert "第 0 " not in text, player.name
+        if state.day == 0:
+            assert "开局夜" in text, player.name
         # Another character's role is never shown beside that character's name.
         for other in state.players.values():
             if other.id == player.id:
@@ -75,3 +80,58 @@ def test_a_061_game_dealt_by_a_director_has_every_page(
         game_services.transitions_run_due(now=bj(3, 21, 1))
         assert store.state_load(game).phase == "night"
         _pages_answer(game, director_client, passwords)  # night 1
+
+
+def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
+    director: Any, director_client: Client
+) -> None:
+    """[061] has no 竞拍贴: before the start the night room asks only each 马甲's gender (no
+    表演/挡刀/性别卡/金币), and the night's draft settles each kill line by line
+    (每次指杀依次结算)."""
+    game = game_services.game_create(
+        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
+    )
+    game.directors.add(director)
+    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
+    game_services.character_passwords_generate(game=game, director=director)
+    services.werewolf_setup(game=game)
+    room = reverse("admin:werewolf_night", args=[game.pk])
+    page = director_client.get(room).content.decode()
+    assert "马甲性别（开局前）" in page
+    for word in ("挡刀", "表演", "性别卡", "金币"):
+        assert word not in page, word
+
+    state = store.state_load(game)
+    first = min(state.players)
+    form = {f"gender{pid}": "" for pid in state.players}
+    form |= {f"gender{first}": "女", "reason": "马甲"}
+    act = reverse("admin:werewolf_night_act", args=[game.pk, "auction"])
+    response = director_client.post(act, form)
+    assert response.status_code == 302
+    state = store.state_load(game)
+    assert state.players[first].gender == "女"
+    assert all(p.act == 0 and p.block == 0 for p in state.players.values())
+
+    game_services.game_start(game=game, director=director, now=NIGHT_0)
+    services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 8), tick=False):
+        game_services.transitions_run_due(now=bj(1, 8))
+        services.werewolf_night_publish(game=game, director=director, reason="")
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        state = store.state_load(game)
+        queen = next(p for p in state.players.values() if p.role == "wolf_queen")
+        target = next(p for p in state.players.values() if p.role == "treasure")
+        services.werewolf_action_submit(
+            game_id=game.pk,
+            character_id=queen.id,
+            data={"kind": "use_skill", "skill": "kill", "targets": [target.id]},
+            key=None,
+            now=bj(3, 21, 2),
+        )
+        services.werewolf_deadlines_run(now=bj(3, 22, 2))
+        services.werewolf_night_resolve(game=game, director=director)
+        page = director_client.get(room).content.decode()
+    assert f"{queen.name}指杀{target.name}。" in page
+    assert f"1. {target.name}不是&lt;救治&gt;的目标。" in page
+    assert f"5. 指杀生效，{target.name}出局。" in page

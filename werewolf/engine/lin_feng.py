@@ -444,7 +444,6 @@ def _e_possess(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
     n.op("link", actor, "possess", t)
     n.op("convert", actor, n.factions[t], "附身", "silent")
     n.factions[actor] = n.factions[t]
-    n.d.note("附身", f"幽灵{n.d.name(actor)}附身{n.d.name(t)}。", actor=actor, target=t)
 
 
 @effect("hostage")
@@ -460,7 +459,6 @@ def _e_hostage(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
     n.op("link", actor, "hostage", t)
     n.op("convert", actor, n.factions[t], "遇难", "silent")
     n.factions[actor] = n.factions[t]
-    n.d.note("遇难", f"人质{n.d.name(actor)}选择{n.d.name(t)}。", actor=actor, target=t)
 
 
 @effect("supreme")
@@ -668,9 +666,28 @@ def _lf_night(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
                 targets, option = _sub(value)
                 if not targets and sk.targets in ("1", "2", "3", "any"):
                     continue
+                if sk.effect != "borrowed":  # (the borrowed skill's line names the inner one)
+                    d.note(step.name, _use_line(d, actor, sk, targets, option), actor=actor)
                 EFFECTS[sk.effect](n, actor, sk, targets, option)
                 if sk.limited and sk.effect not in ("guard", "whisper"):
                     n.op("used", actor, s)
+
+
+def _use_line(d: Draft, actor: int, sk: Skill, targets: list[int], option: str | None) -> str:
+    """The trace's line for one submission: who, which skill, on whom, with which choice."""
+    p = d.p(actor)
+    names = "、".join(d.name(t) for t in targets) or "无目标"
+    extra = ""
+    if option and sk.effect == "cunning":
+        role = d.rs.roles.get(option)
+        extra = f"（猜测身份：{role.name if role else option}）"
+    elif option and sk.effect == "zhen":
+        extra = f"（消耗{option}个‹炼›）"
+    elif option and sk.effect == "verify":
+        extra = "（公示结果）"
+    elif option and sk.effect == "whisper":
+        extra = f"（“{option}”）"
+    return f"{d.rs.roles[p.role].name}{p.name}发动<{sk.name}>：{names}{extra}。"
 
 
 def _ran(d: Draft, step: str) -> bool:
@@ -688,27 +705,41 @@ def _lf_kills(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
     checks = _params(d)["kill_checks"]
     spent: set[int] = set()
     sources: dict[str, list[int]] = {}
-    for _, actor, target in n.kills:
+    for number, (_, actor, target) in enumerate(n.kills, start=1):
         t = d.p(target)
         name = t.name
+        head = f"第{number}次指杀"
+        d.note(head, f"{d.name(actor)}指杀{name}。", target=target, actor=actor)
         blocked = None
-        for check in checks:
-            if check == "cure" and target in n.cures:
-                blocked = f"{name}是<救治>的目标，指杀无效。"
-            elif check == "vigilant" and "vigilant" in t.skills and not t.used.get("vigilant"):
-                if target not in spent:
+        for step, check in enumerate(checks, start=1):
+            if check == "cure":
+                if target in n.cures:
+                    blocked = f"{name}是<救治>的目标，指杀无效。"
+                else:
+                    d.note(head, f"{step}. {name}不是<救治>的目标。")
+            elif check == "vigilant":
+                if "vigilant" in t.skills and not t.used.get("vigilant") and target not in spent:
                     spent.add(target)
                     n.op("used", target, "vigilant")
                     blocked = f"{name}发动<警惕>，不出局。"
-            elif check == "tiangang" and "tiangang" in t.skills and d.day <= _tiangang(d):
-                blocked = f"{name}受<天罡护体>，不出局。"
-            elif check == "guard" and _guarded(d, t):
-                blocked = f"{name}受<守护>，不出局。"
+                else:
+                    d.note(head, f"{step}. {name}没有可发动的<警惕>。")
+            elif check == "tiangang":
+                if "tiangang" in t.skills and d.day <= _tiangang(d):
+                    blocked = f"{name}受<天罡护体>，不出局。"
+                else:
+                    d.note(head, f"{step}. {name}不受<天罡护体>。")
+            elif check == "guard":
+                if _guarded(d, t):
+                    blocked = f"{name}受<守护>，不出局。"
+                else:
+                    d.note(head, f"{step}. {name}不受<守护>。")
             if blocked:
+                d.note(head, f"{step}. {blocked}", target=target, actor=actor)
                 break
         if blocked:
-            d.note("结算", blocked, target=target, actor=actor)
             continue
+        d.note(head, f"{len(checks) + 1}. 指杀生效，{name}出局。", target=target, actor=actor)
         hits.append([target, CAUSE_KILL, actor])
         sources.setdefault(str(target), []).append(actor)
     killed = {t for _, _, t in n.kills}
@@ -717,6 +748,7 @@ def _lf_kills(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
         if target not in killed:
             empty = d.p(target).counters.get("empty_saves", 0) + 1
             n.op("counter", target, "empty_saves", 1)
+            d.note("救治", f"{d.name(target)}未被指杀，为第{empty}次空救。", target=target)
             if empty >= 2:
                 out = True
                 hits.append([target, CAUSE_EMPTY_SAVE, poisoner])

@@ -103,6 +103,46 @@ def test_kills_are_settled_one_by_one(
     assert outs(state) == expected, rule
 
 
+def trace(state: GameState, step_prefix: str = "") -> list[str]:
+    """The last night's trace lines for the director, as ``step：text``."""
+    lines = state.flags["history"][-1]["trace"]
+    return [f"{t['step']}：{t['text']}" for t in lines if t["step"].startswith(step_prefix)]
+
+
+def test_the_trace_settles_each_kill_line_by_line() -> None:
+    """每次指杀依次结算: the director's draft shows each kill's checks in the post's order."""
+    state = edit(day1(), POISONER, **CURE)
+    state, _ = play(state, [(POISONER, "cure", FOX), (QUEEN, "kill", FOX)])
+    assert trace(state, "第") == [
+        "第1次指杀：P1指杀P5。",
+        "第1次指杀：1. P5是<救治>的目标，指杀无效。",
+    ]
+    state, _ = play(state, [(QUEEN, "kill", FOX)])
+    assert trace(state, "第") == [
+        "第1次指杀：P1指杀P5。",
+        "第1次指杀：1. P5不是<救治>的目标。",
+        "第1次指杀：2. P5发动<警惕>，不出局。",
+    ]
+    state, _ = play(state, [(QUEEN, "kill", FOX)])
+    assert trace(state, "第") == [
+        "第1次指杀：P1指杀P5。",
+        "第1次指杀：1. P5不是<救治>的目标。",
+        "第1次指杀：2. P5没有可发动的<警惕>。",
+        "第1次指杀：3. P5不受<天罡护体>。",
+        "第1次指杀：4. P5不受<守护>。",
+        "第1次指杀：5. 指杀生效，P5出局。",
+    ]
+
+
+def test_the_trace_names_every_submission_in_its_step() -> None:
+    state = edit(day1(), POISONER, **CURE)
+    state, _ = play(state, [(POISONER, "cure", 13), (RANGER, "verify", 3, "publish")])
+    lines = trace(state)
+    assert "（5）毒士：选择是否发动<鸩毒>；选择<救治><杀人>：毒士P11发动<救治>：P13。" in lines
+    assert "（10）游侠：依次选择<查证>、<磐石>的目标：游侠P10发动<查证>：P3（公示结果）。" in lines
+    assert "救治：P13未被指杀，为第1次空救。" in lines
+
+
 def test_tiangang_holds_only_the_first_two_game_days() -> None:
     state = dataclasses.replace(day1(), day=3)
     state, _ = play(state, [(QUEEN, "kill", RANGER)])
