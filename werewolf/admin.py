@@ -31,6 +31,7 @@ from django.views.decorators.http import require_POST
 from games import admin_base as games_admin
 from games.admin_base import GameStateAdmin, InterventionForm, request_director, run_form
 from games.admin_labels import GameColumn
+from games.engine.errors import InvalidInput
 from games.engine.text import is_blank
 from games.models import Game
 from werewolf import selectors, services
@@ -281,6 +282,37 @@ class PublishForm(_StateForm, InterventionForm):
     """Approve the engine's draft as it is and publish it."""
 
 
+class CountForm(_StateForm, InterventionForm):
+    """手动计票: the day's final ballots, one per line (投票者 目标), earliest first, in place of
+    the thread's count — for a forum that cannot be read, or a count the director made by
+    hand. The engine weighs them with today's modifiers."""
+
+    ballots = forms.CharField(
+        label=_("最终选票（每行：投票者 目标，按投票楼层先后）"),
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 30, "placeholder": "演员1 演员2"}),
+        max_length=4000,
+    )
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The lines as ``(voter, target)`` ids; a line that is not two of the game's names is
+        refused (naming it), so nothing is settled from a mistyped count."""
+        assert self.state is not None  # noqa: S101  (a bound form has its state)
+        ids = {p.name: p.id for p in self.state.players.values()}
+        out: list[tuple[int, int]] = []
+        for n, line in enumerate(self.cleaned_data["ballots"].splitlines(), start=1):
+            words = line.replace("→", " ").replace("->", " ").replace("：", " ").split()
+            if not words:
+                continue
+            if len(words) != 2 or words[0] not in ids or words[1] not in ids:
+                raise InvalidInput(
+                    str(_("第 %(n)d 行不是“投票者 目标”两个角色名：%(line)s"))
+                    % {"n": n, "line": line.strip()[:40]},
+                    reason="bad ballot line",
+                )
+            out.append((ids[words[0]], ids[words[1]]))
+        return out
+
+
 class OverrideForm(_StateForm, InterventionForm):
     """Replace the night's eliminations, the 预言 results, add a private note, void drafted
     effects, then publish (the engine's draft stays in the log beside what was changed)."""
@@ -417,6 +449,7 @@ FORMS: dict[str, type[_StateForm]] = {
     "resolve": ResolveForm,
     "publish": PublishForm,
     "override": OverrideForm,
+    "count": CountForm,
 }
 TITLES = {
     "deal": _("按种子发身份"),
@@ -426,6 +459,7 @@ TITLES = {
     "resolve": _("结算今晚（生成草稿）"),
     "publish": _("批准并发布"),
     "override": _("修改结果并发布"),
+    "count": _("手动计票（代替投票帖的统计）"),
 }
 
 Run = Callable[[Game, User, Any], str]
@@ -479,6 +513,13 @@ def _override(game: Game, who: User, form: OverrideForm) -> str:
     return str(_("已按修改后的结果发布。"))
 
 
+def _count(game: Game, who: User, form: CountForm) -> str:
+    services.werewolf_day_count(
+        game=game, director=who, ballots=form.pairs(), reason=form.cleaned_data["reason"]
+    )
+    return str(_("今天的投票已按录入的选票结算。"))
+
+
 RUNS: dict[str, Run] = {
     "deal": _deal,
     "roles": _roles,
@@ -487,6 +528,7 @@ RUNS: dict[str, Run] = {
     "resolve": _resolve,
     "publish": _publish,
     "override": _override,
+    "count": _count,
 }
 
 
@@ -594,6 +636,8 @@ def _ops(state: GameState | None) -> list[str]:
         return ["resolve"]
     if state.phase == "late":
         return ["publish", "override"]
+    if state.phase == "day" and state.flags.get("voted") != state.day:
+        return ["count"]
     return []
 
 

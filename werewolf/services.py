@@ -545,6 +545,43 @@ def werewolf_day_vote(
     return after
 
 
+def werewolf_day_count(
+    *,
+    game: Game,
+    director: User,
+    ballots: Sequence[tuple[int, int]],
+    reason: str,
+) -> GameState:
+    """The director's own count of the day (the forum unreachable, a thread counted by hand):
+    the final ballots ``(voter, target)``, earliest naming post first, weighed by the engine
+    with today's modifiers (诅咒, 票台, 独尊, 偏爱…) exactly as a thread's count would be, then
+    settled like any day's vote (the order names 共死's first voter, 061). A voter named twice,
+    or anyone not living in the game, is refused and nothing changes."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = game_lock(game)
+        _live(locked)
+        state = store.state_load(locked)
+        if state.phase != DAY or state.flags.get("voted") == state.day:
+            raise InvalidInput("现在不是可以计票的白天（或今天的投票已结算）。", reason="no vote")
+        voters = [v for v, _t in ballots]
+        if len(set(voters)) != len(voters):
+            raise InvalidInput("同一名角色只能有一张最终选票。", reason="voter twice")
+        for pid in (pid for pair in ballots for pid in pair):
+            p = state.players.get(pid)
+            if p is None or not p.alive:
+                raise InvalidInput("选票中有不在场的角色。", reason="not alive")
+        totals = engine.tally(state, dict(ballots))
+        asks = engine.get_ruleset(state.ruleset).day_ballots
+        return werewolf_day_vote(
+            game=locked,
+            director=director,
+            totals=totals,
+            reason=reason,
+            ballots=list(ballots) if asks else None,
+        )
+
+
 def werewolf_red_card(
     game: Game, character: Character, now: datetime
 ) -> tuple[str, Sequence[GameEvent]]:

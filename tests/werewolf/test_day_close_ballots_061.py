@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.contrib.messages import get_messages
+from django.urls import reverse
 
 from games import forum_services
 from games import services as game_services
@@ -240,3 +242,31 @@ def test_together_a_directors_count_with_its_ballots(director: Any, fake_forum: 
 
     assert day.outs(state) == [(MINE, "投票"), (4, "共死")]
     assert state.to_json() == store.replay(game=day.game).to_json()  # type: ignore[union-attr]
+
+
+def test_together_the_directors_count_typed_in_the_night_room(
+    director: Any, director_client: Any, fake_forum: FakeForum
+) -> None:
+    """The night room's 手动计票: the director types the final ballots (投票者 目标, earliest
+    first); the engine weighs them and the first voter for the 地雷 goes out with it. A line
+    that is not two names is refused, naming the line, and nothing is settled."""
+    day = Day1(director, fake_forum, votable=(MINE,), thread=False)
+    game = day.game
+    game.directors.add(director)
+    room = reverse("admin:werewolf_night", args=[game.pk])
+    act = reverse("admin:werewolf_night_act", args=[game.pk, "count"])
+    with time_machine.travel(bj(1, 12), tick=False):
+        assert "手动计票" in director_client.get(room).content.decode()
+        bad = director_client.post(act, {"ballots": "P4 P15\nP3 谁", "reason": "论坛无法访问"})
+        assert bad.status_code == 302
+        said = [str(m) for m in get_messages(bad.wsgi_request)]
+        assert any("第 2 行" in m for m in said), said
+        assert store.state_load(game).flags.get("voted") != 1
+        good = director_client.post(act, {"ballots": "P4 P15\nP3 → P15", "reason": "手动计票"})
+        assert good.status_code == 302
+    services.werewolf_deadlines_run(now=bj(1, 12, 11))  # the 天使 lets 偏爱 pass
+
+    state = store.state_load(game)
+
+    assert day.outs(state) == [(MINE, "投票"), (4, "共死")]
+    assert state.to_json() == store.replay(game=game).to_json()  # type: ignore[union-attr]
