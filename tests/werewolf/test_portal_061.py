@@ -19,6 +19,7 @@ from tests.conftest import api_login, bj
 from tests.werewolf.players import START
 from werewolf import services, store
 from werewolf.engine import get_ruleset
+from werewolf.views import _options
 
 pytestmark = pytest.mark.django_db
 
@@ -178,6 +179,10 @@ def test_option_and_multi_target_controls_and_a_portal_submission(table: Table) 
         cunning = _form(pages["fox"], "cunning")
         assert 'name="option"' in cunning
         assert "狼王" in cunning
+        # <鸩毒> spends ‹炼› marks: with none yet, the 毒士 is not offered it at all.
+        poisoner = store.state_load(table.game).players[table.ids["poisoner"]]
+        assert poisoner.counters.get("marks", 0) == 0
+        assert _form(pages["poisoner"], "zhen") == ""
 
         target = table.ids["wolf_queen"]
         table.post(
@@ -281,3 +286,11 @@ def test_a_right_狡黠_guess_through_the_portal_offers_the_borrowed_skills_to_t
     assert 'name="option"' in borrowed
     assert 'value="kill"' in borrowed
     assert 'type="checkbox" name="target"' in borrowed  # 0-1 targets
+
+
+@pytest.mark.parametrize(("marks", "offered"), [(1, ["1"]), (2, ["1", "2"]), (5, ["1", "2", "3"])])
+def test_zhen_offers_only_what_the_marks_pay_for(marks: int, offered: list[str]) -> None:
+    """失去一个/两个/三个<炼>标记: the portal offers the choices the 毒士's marks cover."""
+    control = _options({"lin_feng": {"marks": marks}}, RULES.skills["zhen"], RULES)
+    assert control is not None
+    assert [c["value"] for c in control["choices"]] == offered
