@@ -120,6 +120,20 @@ def announcements_published(*, game: Game) -> QuerySet[Announcement]:
     return game.announcements.filter(status=AnnouncementStatus.PUBLISHED).order_by("-day", "-id")
 
 
+def announcements_headed(*, game: Game) -> list[dict[str, Any]]:
+    """The published 公示 as pages head them (第 N 天 · title), newest first: a title that names
+    its day itself (the site's older 「第 2 天 晨报」) loses that prefix, so no heading reads
+    第 2 天 · 第 2 天 晨报."""
+    rows = []
+    for a in announcements_published(game=game):
+        title = a.title.strip()
+        for prefix in (f"第 {a.day} 天", f"第{a.day}天"):
+            if title.startswith(prefix):
+                title = title[len(prefix) :].lstrip(" ·、：:")
+        rows.append({"day": a.day, "title": title, "body": a.body})
+    return rows
+
+
 def games_public() -> QuerySet[Game]:
     return Game.objects.exclude(status="draft").order_by("-created_at")
 

@@ -75,7 +75,7 @@ def game_public(request: HttpRequest, number: str) -> HttpResponse:
         raise Http404
     context = {
         "game": game,
-        "announcements": selectors.announcements_published(game=game),
+        "announcements": selectors.announcements_headed(game=game),
         "characters": game.characters.order_by("id"),
         "dead": set(selectors.deaths_public(game=game).values_list("pk", flat=True)),
     }

@@ -329,7 +329,7 @@ def _context(
             "free_moves": rs.rest_free_moves,
             "daily_mp": rs.daily_mp,
         },
-        "announcements": _announcements(game),
+        "announcements": game_selectors.announcements_headed(game=game),
         "villain_title": selectors.villain_title(rs),
         "deaths": deaths,
         "hp_pct": _pct(me["hp"], me["hp_max"]),
@@ -345,19 +345,6 @@ def _context(
             },
         },
     }
-
-
-def _announcements(game: Game) -> list[dict[str, Any]]:
-    """The published 公示, each headed by its day once: a title that names the day itself (the
-    site's older 「第 2 天 晨报」) loses that prefix, so no heading reads 第 2 天 · 第 2 天 晨报."""
-    rows = []
-    for a in game_selectors.announcements_published(game=game):
-        title = a.title.strip()
-        for prefix in (f"第 {a.day} 天", f"第{a.day}天"):
-            if title.startswith(prefix):
-                title = title[len(prefix) :].lstrip(" ·、：:")
-        rows.append({"day": a.day, "title": title, "body": a.body})
-    return rows
 
 
 def _pct(value: int, top: int) -> int:

@@ -405,11 +405,13 @@ def test_an_announcement_heading_says_its_day_once(at_night_one: Any) -> None:
             game=game, day=day, title=title, body="平安夜", status=AnnouncementStatus.DRAFT
         )
         game_services.announcement_publish(announcement=made, director=None)
-    body = page(players(game)["甲"].client, game, view="day")
-    headings = [visible_text(h).strip() for h in re.findall(r"<h3>.*?</h3>", body, re.S)]
-    assert "第 1 天 · 导演公告" in headings
-    assert headings.count("第 1 天 · 晨报") == 2
-    assert not [h for h in headings if h.count("第 1 天") > 1]
+    portal = page(players(game)["甲"].client, game, view="day")
+    public = Client().get(f"/games/{game.number}/").content.decode()
+    for body in (portal, public):  # the player's day page and the game's public page
+        headings = [visible_text(h).strip() for h in re.findall(r"<h3>.*?</h3>", body, re.S)]
+        assert "第 1 天 · 导演公告" in headings
+        assert headings.count("第 1 天 · 晨报") == 2
+        assert not [h for h in headings if h.count("第 1 天") > 1]
 
 
 @pytest.mark.day_events
