@@ -54,6 +54,11 @@ class Lookup:
         skill = self.rs.skills.get(str(key)) if self.rs is not None else None
         return skill.name if skill is not None else _("技能")
 
+    @property
+    def auction(self) -> bool:
+        """The ruleset has a 竞拍贴 (表演/挡刀 mean something: [099], not [061])."""
+        return self.rs is None or any(self.rs.auction_prices.values())
+
     def step(self, key: Any) -> str:
         if self.rs is not None:
             for step in self.rs.night_steps:
@@ -132,9 +137,7 @@ def _role_card(p: Payload, ctx: LogContext) -> str:
     skills = _("技能 %(list)s") % {
         "list": "、".join(f"[{s.get('name')}]" for s in p.get("skills") or []) or _("无")
     }
-    return _(
-        "%(name)s 收到身份牌：%(role)s（%(faction)s），表演 %(act)s，挡刀 %(block)s，%(skills)s"
-    ) % {
+    words = {
         "name": ctx.subject(),
         "role": p.get("name", ""),
         "faction": p.get("faction_name", ""),
@@ -142,6 +145,12 @@ def _role_card(p: Payload, ctx: LogContext) -> str:
         "block": p.get("block", 0),
         "skills": skills,
     }
+    if not _look(ctx).auction:
+        return _("%(name)s 收到身份牌：%(role)s（%(faction)s），%(skills)s") % words
+    return (
+        _("%(name)s 收到身份牌：%(role)s（%(faction)s），表演 %(act)s，挡刀 %(block)s，%(skills)s")
+        % words
+    )
 
 
 def _team(p: Payload, ctx: LogContext) -> str:
