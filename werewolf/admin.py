@@ -535,6 +535,16 @@ RUNS: dict[str, Run] = {
 # --- what the page shows ------------------------------------------------------------------------
 
 
+def _step_state(st: Mapping[str, Any] | None) -> str:
+    """A step's state in words; one closed without ever opening is not part of tonight (the
+    开局夜 runs only 附身/遇难/票台, and the game nights not those)."""
+    if not st:
+        return ""
+    if st["state"] == "closed" and st.get("deadline") is None:
+        return str(_("今晚无此步骤"))
+    return str(STEP_STATES.get(st["state"], st["state"]))
+
+
 def _winner_name(rs: Ruleset, winner: str | None) -> str:
     """The winning faction's name; "" is the end where every faction lost (无人胜利)."""
     if winner is None:
@@ -598,7 +608,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         steps.append(
             {
                 "name": step.name,
-                "state": STEP_STATES.get(st["state"], st["state"]) if st else "",
+                "state": _step_state(st),
                 "deadline": _when(st["deadline"]) if st and st.get("deadline") else None,
                 "subs": subs,
             }

@@ -5,6 +5,7 @@ no one else's role."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -53,6 +54,11 @@ def _pages_answer(game: Game, director_client: Client, passwords: dict[str, str]
                 continue
             role = RULES.roles[other.role].name
             assert f"{other.name}（{role}）" not in text, (player.name, other.name)
+
+
+def _section(page: str, sid: str) -> str:
+    start = page.index(f'id="{sid}"')
+    return page[start : page.index("</section>", start)]
 
 
 def test_a_061_game_dealt_by_a_director_has_every_page(
@@ -113,6 +119,15 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
     assert all(p.act == 0 and p.block == 0 for p in state.players.values())
 
     game_services.game_start(game=game, director=director, now=NIGHT_0)
+    page = director_client.get(room).content.decode()
+    # The 开局夜 runs 附身, 遇难 and the 铁柱's step; the game nights' steps are not part of it.
+    steps = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", _section(page, "night-steps"), re.S)
+    assert [name for name, st in steps if st == "进行中"] == [
+        "幽灵&lt;附身&gt;",
+        "人质&lt;遇难&gt;",
+        "（2）铁柱：决定因&lt;票台&gt;不能被投票的角色名单；选择&lt;诅咒&gt;的目标",
+    ]
+    assert {st for name, st in steps if st != "进行中"} == {"今晚无此步骤"}
     services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
     with time_machine.travel(bj(1, 8), tick=False):
         game_services.transitions_run_due(now=bj(1, 8))
