@@ -38,6 +38,7 @@ from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
 from werewolf.engine.ruleset import Ruleset
 from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
+from werewolf.engine.views import option_words, submission
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
 
@@ -597,12 +598,15 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         st = state.night.get("steps", {}).get(step.key)
         subs = []
         for skill in step.skills:
-            for actor, target in state.night.get("subs", {}).get(skill, {}).items():
+            for actor, value in state.night.get("subs", {}).get(skill, {}).items():
+                targets, option = submission(value)
+                chosen = "、".join(names.get(t, "—") for t in targets)
+                words = option_words(rs, rs.skills[skill], option)
                 subs.append(
                     {
                         "actor": names.get(int(actor), actor),
                         "skill": rs.skills[skill].name,
-                        "target": names.get(target, "—") if target is not None else _("放弃"),
+                        "target": _("放弃") if value is None else f"{chosen or _('无目标')}{words}",
                     }
                 )
         steps.append(

@@ -144,9 +144,27 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
             key=None,
             now=bj(3, 21, 2),
         )
+        ranger = next(p for p in state.players.values() if p.role == "ranger")
+        services.werewolf_action_submit(
+            game_id=game.pk,
+            character_id=ranger.id,
+            data={
+                "kind": "use_skill",
+                "skill": "verify",
+                "targets": [queen.id],
+                "option": "publish",
+            },
+            key=None,
+            now=bj(3, 21, 2),
+        )
+        # A submission with an option (stored with its targets) reads as a sentence.
+        page = director_client.get(room)
+        assert page.status_code == 200
+        assert f"{ranger.name}：查证 → {queen.name}（公示结果）" in page.content.decode()
         services.werewolf_deadlines_run(now=bj(3, 22, 2))
         services.werewolf_night_resolve(game=game, director=director)
         page = director_client.get(room).content.decode()
+        assert f"游侠{ranger.name}发动&lt;查证&gt;：{queen.name}（公示结果）。" in page
     assert f"{queen.name}指杀{target.name}。" in page
     assert f"1. {target.name}不是&lt;救治&gt;的目标。" in page
     assert f"5. 指杀生效，{target.name}出局。" in page

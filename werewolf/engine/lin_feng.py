@@ -35,6 +35,7 @@ from .ruleset import Condition, Skill, Trigger
 from .skills import WIDE, register_handler
 from .state import CAUSE_KILL, CAUSE_RED_CARD, CAUSE_VOTE, NIGHT, Player
 from .steps import subs
+from .views import option_words, submission
 
 CAUSE_EMPTY_SAVE = "空救"
 CAUSE_EARLY = "早夭"
@@ -294,12 +295,6 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
 
 
 WIDE["lf_pick"] = _lf_pick
-
-
-def _sub(value: Any) -> tuple[list[int], str | None]:
-    if isinstance(value, dict):
-        return [int(t) for t in value["targets"]], value.get("option")
-    return [int(value)], None
 
 
 # --- day windows: 狩猎, 偏爱, 公敌's pick, 勾魂, 怨恨, 遗志 ------------------------------------
@@ -663,7 +658,7 @@ def _lf_night(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
                 value = given.get(str(actor))
                 if value is None or not d.p(actor).alive or sk.effect is None:
                     continue
-                targets, option = _sub(value)
+                targets, option = submission(value)
                 if not targets and sk.targets in ("1", "2", "3", "any"):
                     continue
                 if sk.effect != "borrowed":  # (the borrowed skill's line names the inner one)
@@ -677,16 +672,7 @@ def _use_line(d: Draft, actor: int, sk: Skill, targets: list[int], option: str |
     """The trace's line for one submission: who, which skill, on whom, with which choice."""
     p = d.p(actor)
     names = "、".join(d.name(t) for t in targets) or "无目标"
-    extra = ""
-    if option and sk.effect == "cunning":
-        role = d.rs.roles.get(option)
-        extra = f"（猜测身份：{role.name if role else option}）"
-    elif option and sk.effect == "zhen":
-        extra = f"（消耗{option}个‹炼›）"
-    elif option and sk.effect == "verify":
-        extra = "（公示结果）"
-    elif option and sk.effect == "whisper":
-        extra = f"（“{option}”）"
+    extra = option_words(d.rs, sk, option)
     return f"{d.rs.roles[p.role].name}{p.name}发动<{sk.name}>：{names}{extra}。"
 
 

@@ -14,10 +14,42 @@ from .ballot import ballots
 from .day import vote_modifiers
 from .draft import Draft, open_draft
 from .hooks import hooks
-from .ruleset import Skill
+from .ruleset import Ruleset, Skill
 from .setup import role_card
 from .state import DAY, LATE, NIGHT, GameState, Player
 from .steps import available, team_of
+
+
+def submission(value: Any) -> tuple[list[int], str | None]:
+    """A night submission as stored (``subs[skill][actor]``): a target id, None (forgone), or
+    ``{"targets": [...], "option": ...}`` for a skill with several targets or an option."""
+    if value is None:
+        return [], None
+    if isinstance(value, dict):
+        return [int(t) for t in value.get("targets", [])], value.get("option")
+    return [int(value)], None
+
+
+def option_words(rs: Ruleset, skill: Skill, option: str | None) -> str:
+    """A submission's option as the directors read it (狡黠's guessed role, 鸩毒's marks,
+    查证's 公示, 传音's words, a borrowed skill), "" without one."""
+    if not option:
+        return ""
+    if skill.effect == "cunning":
+        role = rs.roles.get(option)
+        return f"（猜测身份：{role.name if role else option}）"
+    if skill.effect == "zhen":
+        return f"（消耗{option}个‹炼›）"
+    if skill.effect == "verify":
+        return "（公示结果）"
+    if skill.effect == "whisper":
+        return f"（“{option}”）"
+    if skill.effect == "borrowed":
+        key, _, arg = option.partition(":")
+        inner = rs.skills.get(key)
+        name = inner.name if inner else key
+        return f"（借用<{name}>{'，' + arg if arg else ''}）"
+    return f"（{option}）"
 
 
 def _public_players(state: GameState) -> list[dict[str, Any]]:
