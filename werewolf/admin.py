@@ -37,7 +37,7 @@ from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
 from werewolf.engine.ruleset import Ruleset
-from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
+from werewolf.engine.state import SETUP, GameState
 from werewolf.engine.views import option_words, submission
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
@@ -50,8 +50,6 @@ PHASE_NAMES = {
     "over": _("已结束"),
 }
 STEP_STATES = {"waiting": _("等待"), "open": _("进行中"), "closed": _("已结束")}
-# The night's eliminations a director may set, in the post's settlement order (枪-毒-刀).
-NIGHT_CAUSES = (CAUSE_SHOT, CAUSE_POISON, CAUSE_KILL)
 # The draft's effects (``state.result["effects"]``), in the engine's order.
 EFFECT_KEYS = ("used", "love", "protect", "longevity")
 AS_DRAFTED = ""  # a 预言 result left as the engine drafted it
@@ -79,6 +77,8 @@ def feedback_text(entry: Mapping[str, Any]) -> str:
     """One private feedback entry as its player reads it."""
     if entry.get("kind") == "note":
         return str(_("导演私信：%(text)s") % {"text": entry.get("text", "")})
+    if entry.get("kind") != "divine" and entry.get("text"):  # a sentence of its own (061)
+        return str(entry["text"])
     seen = entry.get("role") or _("查验无效")
     return str(
         _("查验%(target)s：%(seen)s") % {"target": entry.get("target_name", ""), "seen": seen}
@@ -325,7 +325,9 @@ class OverrideForm(_StateForm, InterventionForm):
         living = [(p.id, p.name) for p in self.state.players.values() if p.alive]
         draft = self.state.result or {}
         hits = draft.get("hits", [])
-        for n, cause in enumerate(NIGHT_CAUSES):
+        # The night's eliminations a director may set, in the ruleset's settlement order.
+        self.causes = get_ruleset(self.state.ruleset).night_causes
+        for n, cause in enumerate(self.causes):
             self.fields[f"hit{n}"] = forms.TypedMultipleChoiceField(
                 label=cause,
                 choices=living,
@@ -384,7 +386,7 @@ class OverrideForm(_StateForm, InterventionForm):
     def hits(self) -> list[list[Any]]:
         return [
             [target, cause]
-            for n, cause in enumerate(NIGHT_CAUSES)
+            for n, cause in enumerate(self.causes)
             for target in self.cleaned_data[f"hit{n}"]
         ]
 
@@ -588,7 +590,11 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
             "act": p.act,
             "block": p.block,
             "skills": [rs.skills[s].name for s in p.skills],
-            "statuses": p.statuses,
+            "statuses": [
+                rs.status_names.get(key, str(_("其他状态")))
+                for key, last in sorted(p.statuses.items())
+                if last >= state.day
+            ],
             "sheriff": state.sheriff == p.id,
         }
         for p in state.players.values()

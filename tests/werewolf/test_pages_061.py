@@ -165,6 +165,18 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
         services.werewolf_night_resolve(game=game, director=director)
         page = director_client.get(room).content.decode()
         assert f"游侠{ranger.name}发动&lt;查证&gt;：{queen.name}（公示结果）。" in page
+    # Feedback reads as its own sentence ([099]'s 查验 is not [061]'s 查证); statuses by name;
+    # the override offers [061]'s night causes, not [099]'s 最后一枪/毒药.
+    feedback = _section(page, "night-draft")
+    assert f"{ranger.name} ← " in feedback
+    assert "查验" not in feedback
+    roles = _section(page, "night-players")
+    assert '<span class="tag">票台</span>' in roles
+    assert "stage" not in roles
+    override = page[page.index('id="f-override"') :]
+    assert "空救" in override
+    assert "最后一枪" not in override
+    assert "毒药" not in override
     assert f"{queen.name}指杀{target.name}。" in page
     assert f"1. {target.name}不是&lt;救治&gt;的目标。" in page
     assert f"5. 指杀生效，{target.name}出局。" in page

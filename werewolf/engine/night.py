@@ -160,8 +160,9 @@ def _compute(d: Draft) -> dict[str, Any]:
         d.note("先知", f"先知{d.name(actor)}查验{d.name(target)}。", actor=actor, target=target)
     if d.night.get("leader") is not None:
         d.note("狼人", f"狼人选举{d.name(d.night['leader'])}为主刀狼。", leader=d.night["leader"])
-    for _, actor, target in kills(d):
-        d.note("指杀", f"{d.name(actor)}指杀{d.name(target)}。", actor=actor, target=target)
+    if "kill" in d.rs.settlement:  # ([061]'s own stages note each kill in its step)
+        for _, actor, target in kills(d):
+            d.note("指杀", f"{d.name(actor)}指杀{d.name(target)}。", actor=actor, target=target)
     for skill, actor, target in _picks(d, "save") + _picks(d, "poison"):
         effects["used"].append([actor, skill])
         name = d.rs.skills[skill].name

@@ -177,6 +177,10 @@ class Ruleset:
     # The day's vote asks who voted (061: 公敌, 怨恨, 共死): the shell hands ``day_vote`` the
     # final ballots, earliest naming post first (RULINGS 061-12).
     day_ballots: bool = False
+    # The causes of a night's hits in settlement order, as the director may set them (099:
+    # 最后一枪, 毒药, 杀人; 061: 杀人, 空救), and the names of the players' statuses.
+    night_causes: tuple[str, ...] = ()
+    status_names: Mapping[str, str] = field(default_factory=dict)
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # see ``hooks``
     params: Mapping[str, Any] = field(default_factory=dict)  # the hooks' own data
 
@@ -345,6 +349,8 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         first=_first(data),
         reveal_day_outs=bool(data.get("reveal_day_outs", True)),
         day_ballots=bool(data.get("day_ballots", False)),
+        night_causes=tuple(str(c) for c in _need(data, "night_causes", list, "")),
+        status_names={str(k): str(v) for k, v in dict(data.get("statuses", {})).items()},
         hooks={k: tuple(v) for k, v in dict(data.get("hooks", {})).items()},
         params=dict(data.get("params", {})),
     )
