@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.engine.errors import RuleError
@@ -18,6 +19,7 @@ from games.eventlog import (
     CharactersFn,
     EventText,
     LogContext,
+    MissingPlayerText,
     Payload,
     _,
     action_actor,
@@ -114,6 +116,10 @@ def _named(rows: Any, ctx: LogContext) -> str:
 
 
 def _target(p: Payload, ctx: LogContext) -> str:
+    """The target(s) of a submission, with its option in words ([061]: 狡黠's guess, 公示…)."""
+    if p.get("targets") is not None:
+        names = "、".join(ctx.name(t) for t in p["targets"])
+        return f"{names or _('（无目标）')}{p.get('option_text', '')}"
     if p.get("target") is None:
         return _("（无目标）")
     return str(p.get("target_name") or ctx.name(p["target"]))
@@ -660,15 +666,29 @@ def player_line(frame: Mapping[str, Any]) -> str:
         }
     if kind == "night_open":
         return _("%(night)s开始") % {"night": night_name(payload.get("day"))}
+    if kind == "submitted" and "target_names" in payload:  # several targets or an option (061)
+        return _("已提交 %(name)s → %(targets)s%(option)s") % {
+            "name": payload.get("name", ""),
+            "targets": "、".join(payload["target_names"]) or _("无目标"),
+            "option": payload.get("option_text", ""),
+        }
     if kind == "out" and "role" not in payload:  # [061]: a day out without its role
         return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
     label = PLAYER_LABELS.get(kind)
     if label is None:
-        return _("（其他事件）")
+        return _unwritten(kind, payload)
     try:
         return _(label) % payload
     except (KeyError, TypeError):
-        return _("（其他事件）")
+        return _unwritten(kind, payload)
+
+
+def _unwritten(kind: str, payload: Mapping[str, Any]) -> str:
+    """A frame with no sentence of its shape: the suite fails on it (``EVENT_TEXT_STRICT``), a
+    player reads a neutral line rather than a code word."""
+    if settings.EVENT_TEXT_STRICT:
+        raise MissingPlayerText(f"no player sentence for {kind!r} with keys {sorted(payload)}")
+    return str(_("（其他事件）"))
 
 
 # Kinds with a sentence of their own in ``player_line`` besides PLAYER_LABELS; the portal

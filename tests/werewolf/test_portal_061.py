@@ -267,13 +267,17 @@ def test_a_right_狡黠_guess_through_the_portal_offers_the_borrowed_skills_to_t
         )
         sub = store.state_load(table.game).night["subs"]["cunning"][str(table.ids["fox"])]
         assert sub == {"targets": [queen], "option": "wolf_queen"}
+        # The fox's own log reads its submission as a sentence, its guess by the role's name.
+        guessed = f"已提交 狡黠 → {table.names['wolf_queen']}（猜测身份：狼后）"
+        assert guessed in table.page("fox")
     _night_1_published(table)
     with time_machine.travel(bj(4, 9), tick=False):
         pages = table.pages()
     kill = RULES.skills["kill"].name
     assert kill in _section(pages["fox"], "ww-lf-self")
     assert 'id="ww-borrow"' in pages["fox"]
-    assert "猜测成功" in _section(pages["fox"], "ww-feedback")
+    # The night after day 1 is 第 1 夜 (游戏日夜晚: night n follows day n), though day 2 is open.
+    assert "第 1 夜：猜测成功" in _section(pages["fox"], "ww-feedback")
     for role, text in pages.items():
         if role != "fox":
             assert 'id="ww-borrow"' not in text, role

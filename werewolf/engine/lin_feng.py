@@ -85,7 +85,8 @@ def _tell(d: Draft, pid: int, skill: str, text: str, **facts: Any) -> None:
     entry = {"kind": skill, "text": text, **facts}
     d.to(pid, "feedback", entry)
     w = d.wp(pid)
-    w.flags["feedback"] = [*w.flags.get("feedback", []), {**entry, "day": d.day}]
+    kept = {**entry, "day": d.day} | ({} if _settling(d) else {"by_day": True})
+    w.flags["feedback"] = [*w.flags.get("feedback", []), kept]
 
 
 def _shown(d: Draft, pid: int) -> None:
@@ -283,15 +284,18 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
         str(p.id): {"targets": targets, "option": option},
     }
     d.set_night(subs=all_subs)
+    words = option_words(d.rs, sk, option)
     payload = {
         "skill": sk.key,
         "name": sk.name,
         "targets": targets,
         "target_names": [d.name(t) for t in targets],
         "option": option,
+        "option_text": words,
     }
     d.to(p.id, "submitted", payload, p.id)
-    d.directors("submitted", {"actor": p.id, "skill": sk.key, "targets": targets, "option": option})
+    mine = {"actor": p.id, "skill": sk.key, "targets": targets, "option": option}
+    d.directors("submitted", mine | {"option_text": words})
 
 
 WIDE["lf_pick"] = _lf_pick
@@ -360,7 +364,12 @@ def _soul(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     """勾魂: the pick waits for the night's open (在游戏日夜晚开始后加入宝藏阵营)."""
     picks = [*w.get("picks", []), target][-int(w.get("count", 1)) :]
     d.windows = tuple({**x, "picks": picks} if x is w else x for x in d.windows)
-    d.to(p.id, "submitted", {"skill": "soul", "name": "勾魂", "targets": picks})
+    names = [d.name(t) for t in picks]
+    d.to(
+        p.id,
+        "submitted",
+        {"skill": "soul", "name": "勾魂", "targets": picks, "target_names": names},
+    )
 
 
 def _grudge(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:

@@ -440,6 +440,7 @@ def night_publish(
     _settle(d, result)
     for hook in hooks(d.rs, "night_end"):
         hook(d)
+    night = d.day  # feedback is of this night: [061]'s night n follows day n (游戏日夜晚)
     if d.rs.first == "day":
         d.day += 1
     night_outs = [o for o in d.outs[before:] if o.night]
@@ -449,7 +450,7 @@ def night_publish(
         for fb in items:
             d.to(int(pid), "feedback", fb)
             w = d.wp(int(pid))
-            w.flags["feedback"] = [*w.flags.get("feedback", []), {**fb, "day": d.day}]
+            w.flags["feedback"] = [*w.flags.get("feedback", []), {**fb, "day": night}]
     for target in result["effects"]["longevity"]:
         d.to(target, "feedback", {"kind": "longevity", "text": "[长生]已发动：你没有出局。"})
     yesterday = [
