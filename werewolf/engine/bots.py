@@ -51,6 +51,7 @@ class Style:
     limited: float = 0.6
     follow: float = 0.8
     abstain: float = 0.05
+    ask: float = 0.3  # a day's odds of using a skill of any moment (询问阵营)
     keep: frozenset[str] = frozenset()
 
 
@@ -129,24 +130,26 @@ class Bot:
         sk = self.rs.skills[skill]
         usable: dict[str, Any] = next((u for u in self.view["usable"] if u["skill"] == skill), {})
         forced = bool(usable.get("forced"))
-        among = usable.get("among")  # a window's own candidates (怨恨: the voters)
         if not forced:
             odds = self.style.limited if sk.limited else self.style.forgo
-            if skill in self.style.keep or self.rng.random() < odds:
+            wait = WAIT.get(sk.effect or sk.key)
+            if skill in self.style.keep or self.rng.random() < odds or (wait and wait(self)):
                 return Forgo(actor=self.pid, skill=skill)
-        targets, option = self._targets(sk, among)
+        targets, option = self._targets(sk, usable)
         if targets is None:
             return Forgo(actor=self.pid, skill=skill)
         return UseSkill(actor=self.pid, skill=skill, targets=tuple(targets), option=option)
 
-    def _targets(
-        self, sk: Skill, among: Iterable[int] | None
-    ) -> tuple[list[int] | None, str | None]:
+    def _targets(self, sk: Skill, usable: dict[str, Any]) -> tuple[list[int] | None, str | None]:
+        among = usable.get("among")  # a window's own candidates (怨恨: the voters)
         if sk.effect == "borrowed":
             return self._borrowed()
         option = OPTIONS[sk.effect](self, sk) if sk.effect in OPTIONS else None
         pool = [t for t in (among if among is not None else self._pool(sk)) if t in self.living]
-        pool = [t for t in pool if t not in SHUNNED.get(sk.effect or sk.key, _none)(self)]
+        shunned = set(SHUNNED.get(sk.effect or sk.key, _none)(self))
+        if sk.window is not None and usable.get("voted") is not None:
+            shunned.add(usable["voted"])
+        pool = [t for t in pool if t not in shunned]
         count = self._count(sk.targets, pool)
         if count is None:
             return None, option
@@ -158,8 +161,9 @@ class Bot:
         if prefer is not None:
             first = set(prefer(self))
             ranked = [t for t in ranked if t in first] + [t for t in ranked if t not in first]
-        if sk.effect not in FRIENDLY:
-            ranked = [t for t in ranked if t not in self.mates] or ranked
+        if sk.effect not in FRIENDLY:  # mates come last: named only to fill a list
+            foes_first = [t for t in ranked if t not in self.mates]
+            ranked = foes_first if len(foes_first) >= count else ranked
         if sk.effect == "cunning":
             option = self._guess(ranked[0]) if ranked else option
         return ranked[:count], option
@@ -181,7 +185,7 @@ class Bot:
             return None, None
         key = self.rng.choice(offer)
         inner = self.rs.skills[key]
-        targets, option = self._targets(inner, None)
+        targets, option = self._targets(inner, {})
         return targets, key if option is None else f"{key}:{option}"
 
     def _guess(self, target: int) -> str:
@@ -192,6 +196,19 @@ class Bot:
                 return role.key
         mine = self.view["card"]["role"]
         return self.rng.choice(sorted(r for r in self.rs.roles if r != mine))
+
+    def anytime(self) -> list[Action]:
+        """Skills used at any moment, once, with no target ([061] 不定's 询问阵营): asked now
+        and then, until the answer is in the feedback."""
+        out: list[Action] = []
+        for s in self.view["card"]["skills"]:
+            sk = self.rs.skills[s["key"]]
+            if not sk.active or sk.step is not None or sk.window is not None:
+                continue
+            if _last_feedback(self, sk.key) or self.rng.random() >= self.style.ask:
+                continue
+            out.append(UseSkill(actor=self.pid, skill=sk.key, targets=()))
+        return out
 
     def ballot(self, cast: Sequence[tuple[int, int]] = ()) -> int | None:
         """The day's ballot: a mate's earlier ballot for a non-mate (followed), else a known foe,
@@ -216,10 +233,30 @@ def _none(bot: Bot) -> list[int]:
     return []
 
 
+def _held(bot: Bot) -> set[str]:
+    return {s["key"] for s in bot.view["card"]["skills"]}
+
+
 def _zhen(bot: Bot, sk: Skill) -> str:
-    """鸩毒: lose 1, 2 or 3 <炼> marks, at most those held (a borrowed one: at least 1)."""
+    """鸩毒: three <炼> marks for <杀人>, two for <救治>, else one (the count of the living
+    factions); a borrowed one spends the 毒士's marks, which the 妖狐 does not see: one."""
     marks = int(bot.lf.get("marks", 1) or 1)
-    return str(bot.rng.randint(1, max(1, min(3, marks))))
+    held = _held(bot)
+    if marks >= 3 and "poison_kill" not in held:
+        return "3"
+    if marks >= 2 and "cure" not in held:
+        return "2"
+    return "1"
+
+
+def _zhen_wait(bot: Bot) -> bool:
+    """Save the <炼> marks up for <杀人> while fewer than three are held."""
+    marks = int(bot.lf.get("marks", 0) or 0)
+    return "poison_kill" not in _held(bot) and marks < 3 and bot.rng.random() < 0.7
+
+
+def _last_feedback(bot: Bot, kind: str) -> dict[str, Any]:
+    return next((fb for fb in reversed(bot.view["feedback"]) if fb.get("kind") == kind), {})
 
 
 def _whisper(bot: Bot, sk: Skill) -> str:
@@ -239,8 +276,12 @@ OPTIONS: dict[str | None, Callable[[Bot, Skill], str | None]] = {
     "verify": lambda bot, sk: bot.rng.choice([None, "publish"]),
     "cunning": lambda bot, sk: None,  # chosen with the target (_guess)
 }
+# Skills a bot may keep for a later night though it could use them now.
+WAIT: dict[str, Callable[[Bot], bool]] = {"zhen": _zhen_wait}
 # Players a skill should not name, from what the view shows (the limit itself is the engine's).
 SHUNNED: dict[str, Callable[[Bot], Iterable[int]]] = {
+    # 狡黠不可连续两日对同一个角色使用: not the latest guess's target
+    "cunning": lambda bot: [t for t in [_last_feedback(bot, "cunning").get("target")] if t],
     "pipe": lambda bot: bot.lf.get("piped", []),
     "stage": lambda bot: bot.lf.get("stage", []),  # 不能连续两天对同一名玩家发动
     "favor": lambda bot: bot.lf.get("stage", []),  # 不可以为铁柱票台上的角色
@@ -252,6 +293,13 @@ PREFERRED: dict[str, Callable[[Bot], Iterable[int]]] = {
         m["id"]
         for m in bot.lf.get("roster", [])
         if m["id"] not in {q["id"] for q in bot.lf.get("pack", [])}
+    ],
+    # 献策: the three names a 审判 found the 宝藏 among
+    "advise": lambda bot: [
+        t
+        for fb in bot.view["feedback"]
+        if fb.get("kind") == "judge" and fb.get("found")
+        for t in fb.get("targets", [])
     ],
     # 杀人: the names the 狼判官 advised (献策), the latest first
     "kill": lambda bot: [
@@ -307,21 +355,19 @@ class Autoplay:
     def _rng(self) -> random.Random:
         return random.Random(self.steps)
 
-    def act(self, pid: int, skill: str, at: float) -> bool:
-        """The bot's action for ``skill``, retried on a refusal; False when none was taken."""
-        for _ in range(TRIES):
-            bot = Bot(self.state, pid, self.r, self.style)
-            action = bot.choose(skill)
-            try:
-                self._step(apply_action, action, self._rng(), at)
-            except RuleError:
-                continue
-            return True
+    def _try(self, action: Action, at: float) -> bool:
         try:
-            self._step(apply_action, Forgo(actor=pid, skill=skill), self._rng(), at)
+            self._step(apply_action, action, self._rng(), at)
         except RuleError:
             return False
         return True
+
+    def act(self, pid: int, skill: str, at: float) -> bool:
+        """The bot's action for ``skill``, retried on a refusal; False when none was taken."""
+        for _ in range(TRIES):
+            if self._try(Bot(self.state, pid, self.r, self.style).choose(skill), at):
+                return True
+        return self._try(Forgo(actor=pid, skill=skill), at)
 
     def night(self) -> None:
         close = T0 + self.state.day * SECONDS_PER_DAY
@@ -361,19 +407,26 @@ class Autoplay:
         return str(pid) in self.state.night.get("subs", {}).get(skill, {})  # None: forgone
 
     def windows(self) -> None:
-        """Each open window's actor acts in turn (or its deadline passes)."""
+        """Each open window's actor acts in turn, once (勾魂's stays open for its picks until
+        the night's open), or its deadline passes."""
+        handled: set[tuple[int, str, float]] = set()
         for _ in range(20):
             s = self.state
-            if s.phase == OVER or not s.windows:
+            todo = [w for w in s.windows if (w["actor"], w["skill"], w["until"]) not in handled]
+            if s.phase == OVER or not todo:
                 return
-            w = s.windows[0]
-            at = w["until"] - MIN
-            if not self.act(w["actor"], w["skill"], at):
+            w = todo[0]
+            handled.add((w["actor"], w["skill"], w["until"]))
+            if not self.act(w["actor"], w["skill"], w["until"] - MIN):
                 self._step(deadline_pass, random.Random(0), w["until"] + 1)
 
     def day(self) -> None:
         order = [p.id for p in self.state.players.values() if p.alive]
         self.r.shuffle(order)
+        at = T0 + (self.state.day - 1) * SECONDS_PER_DAY + 12 * 3600
+        for pid in order:
+            for action in Bot(self.state, pid, self.r, self.style).anytime():
+                self._try(action, at)
         cast: list[tuple[int, int]] = []
         for voter in order:
             target = Bot(self.state, voter, self.r, self.style).ballot(cast)

@@ -566,7 +566,8 @@ def _e_command(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
 def _e_judge(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     role = _params(n.d)["judge_role"]
     found = any(n.d.p(t).role == role for t in targets)
-    n.tell(actor, "judge", "其中存在宝藏。" if found else "其中不存在宝藏。", found=found)
+    text = "其中存在宝藏。" if found else "其中不存在宝藏。"
+    n.tell(actor, "judge", text, found=found, targets=targets)  # it knows whom it named
     if found:
         n.op("lose", actor, sk.key)
 
