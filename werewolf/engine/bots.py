@@ -44,14 +44,15 @@ TRIES = 6  # a bot's attempts before it forgoes (some limits it cannot see, e.g.
 @dataclass(frozen=True)
 class Style:
     """How a bot plays: the odds of passing on a skill it may pass on, of keeping a <限定> one
-    for a later night, and of following a mate's pick or ballot; ``keep`` are skills it never
-    uses (the demo's witch keeps her potions so that its nights have deaths to publish)."""
+    for a later night, of following a mate's ballot (a team's pick is always followed), of
+    abstaining, of asking (询问阵营) on a given day; ``keep`` are skills it never uses (the
+    demo's witch keeps her potions so that its nights have deaths to publish)."""
 
     forgo: float = 0.1
     limited: float = 0.6
     follow: float = 0.8
     abstain: float = 0.05
-    ask: float = 0.3  # a day's odds of using a skill of any moment (询问阵营)
+    ask: float = 0.3
     keep: frozenset[str] = frozenset()
 
 
@@ -114,6 +115,8 @@ class Bot:
 
     def _followed(self, sk: Skill) -> int | None:
         """A mate's pick of the same team skill tonight ([099]'s pack: kill and election)."""
+        if "团队" not in sk.tags:
+            return None
         night = self.view.get("team_night") or {}
         picks = night.get("votes", {}) if sk.handler == "elect" else night.get("kills", {})
         if sk.handler != "elect":
@@ -130,7 +133,10 @@ class Bot:
         sk = self.rs.skills[skill]
         usable: dict[str, Any] = next((u for u in self.view["usable"] if u["skill"] == skill), {})
         forced = bool(usable.get("forced"))
-        if not forced:
+        followed = self._followed(sk)
+        if followed is not None:  # the pack agrees on a mate's pick: it never passes then
+            return UseSkill(actor=self.pid, skill=skill, targets=(followed,))
+        if not forced and "团队" not in sk.tags:  # the pack always kills
             odds = self.style.limited if sk.limited else self.style.forgo
             wait = WAIT.get(sk.effect or sk.key)
             if skill in self.style.keep or self.rng.random() < odds or (wait and wait(self)):
@@ -153,9 +159,6 @@ class Bot:
         count = self._count(sk.targets, pool)
         if count is None:
             return None, option
-        followed = self._followed(sk) if "团队" in sk.tags or sk.handler == "elect" else None
-        if count == 1 and followed is not None and self.rng.random() < self.style.follow:
-            return [followed], option
         prefer = PREFERRED.get(sk.effect or sk.key)
         ranked = self._aim(pool, sk.effect in FRIENDLY)
         if prefer is not None:
@@ -227,6 +230,19 @@ class Bot:
         ranked = self._aim(allowed, friendly=False)
         ranked = [t for t in ranked if t not in self.mates] or ranked
         return ranked[0]
+
+
+def pending(state: GameState, pid: int) -> list[str]:
+    """The skills open to ``pid`` now that it has not acted on yet: a night step's skill with
+    no submission (a forgo is one) and a window it has not picked in (勾魂 keeps its window
+    open, with its picks, until the night's open)."""
+    subs = state.night.get("subs", {}) if state.phase == NIGHT else {}
+    picked = {w["skill"] for w in state.windows if w["actor"] == pid and w.get("picks")}
+    return [
+        u["skill"]
+        for u in player_view(state, pid)["usable"]
+        if str(pid) not in subs.get(u["skill"], {}) and u["skill"] not in picked
+    ]
 
 
 def _none(bot: Bot) -> list[int]:
@@ -394,17 +410,11 @@ class Autoplay:
         """Every living player uses (or forgoes) each night skill open to it; True if any did."""
         acted = False
         for pid in sorted(self.state.players):
-            view = player_view(self.state, pid)
-            for u in view["usable"]:
-                if self.state.phase != NIGHT or self.rs.skills[u["skill"]].window:
-                    continue
-                if self._submitted(pid, u["skill"]):
-                    continue
-                acted = self.act(pid, u["skill"], at) or acted
+            for skill in pending(self.state, pid):
+                if self.state.phase != NIGHT or self.rs.skills[skill].window:
+                    continue  # the windows are played in turn (``windows``)
+                acted = self.act(pid, skill, at) or acted
         return acted
-
-    def _submitted(self, pid: int, skill: str) -> bool:
-        return str(pid) in self.state.night.get("subs", {}).get(skill, {})  # None: forgone
 
     def windows(self) -> None:
         """Each open window's actor acts in turn, once (勾魂's stays open for its picks until
