@@ -281,3 +281,20 @@ def test_a_right_狡黠_guess_through_the_portal_offers_the_borrowed_skills_to_t
     assert 'name="option"' in borrowed
     assert 'value="kill"' in borrowed
     assert 'type="checkbox" name="target"' in borrowed  # 0-1 targets
+
+
+def test_a_drifters_role_card_never_names_the_faction_it_followed(table: Table) -> None:
+    """不定阵营…随之转变，但不会收到阵营转变的通知: after 附身/遇难 (drawn from the seed here), the
+    幽灵's and 人质's cards still say 不定阵营; the others' say their own."""
+    table.to_day_1()
+    state = store.state_load(table.game)
+    for role in ("ghost", "hostage"):
+        real = RULES.factions[state.players[table.ids[role]].faction].name
+        assert real != "不定阵营"
+        card = re.search(r'<p class="ww-role-name">.*?</p>', table.page(role), re.S)
+        assert card is not None
+        assert '<span class="tag">不定阵营</span>' in card.group(0), role
+        assert real not in card.group(0), role
+    queen = re.search(r'<p class="ww-role-name">.*?</p>', table.page("wolf_queen"), re.S)
+    assert queen is not None
+    assert '<span class="tag">狼人阵营</span>' in queen.group(0)

@@ -69,7 +69,10 @@ class Bot:
         self.rs: Ruleset = get_ruleset(state.ruleset)
         self.view = player_view(state, pid)
         self.lf: dict[str, Any] = self.view.get("lin_feng", {})
-        self.faction: str = self.view["card"]["faction"]
+        # A [061] 不定's card names no faction it followed; its one question's answer does.
+        self.faction: str = (
+            _last_feedback(self, "ask").get("faction") or self.view["card"]["faction"]
+        )
         self.living = [p["id"] for p in self.view["players"] if p["alive"]]
         self.mates, self.foes = self._knowledge()
 

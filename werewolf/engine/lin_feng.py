@@ -1220,4 +1220,10 @@ def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
         extra["borrow"] = p.flags["borrow"]
     extra["piped"] = sorted(q.id for q in d.players.values() if "piped" in q.statuses)
     extra["stage"] = sorted(q.id for q in d.living() if q.statuses.get("stage") == d.day)
-    return {**view, "lin_feng": extra}
+    card = view["card"]
+    if p.links.get("possess") is not None or p.links.get("hostage") is not None:
+        # A 不定 following its host is never told the faction it is in (不会收到阵营转变的通知;
+        # RULINGS 061-5): its card names its own, and only its one question tells it.
+        drifter = _params(d)["drifter"]
+        card = {**card, "faction": drifter, "faction_name": _fname(d, drifter)}
+    return {**view, "card": card, "lin_feng": extra}
