@@ -18,7 +18,7 @@ from games import services as game_services
 from games.ballots import day_close_at
 from games.models import Character, Event, Game
 from tests.conftest import api_login, bj
-from werewolf import demo, services
+from werewolf import demo, services, tasks
 from werewolf.engine import ballots, get_ruleset
 from werewolf.engine.bots import pending
 from werewolf.engine.state import DAY, LATE, NIGHT
@@ -45,6 +45,13 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
         for name in spec.humans:
             assert name in printed
         assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in printed
+    # the beat's one task drives the bots of both
+    assert tasks.bots_act() > 0
+    for spec in demo.DEMOS.values():
+        acted = Event.objects.filter(
+            game__number=spec.number, kind="engine_step", payload__op="action"
+        )
+        assert acted.exists(), spec.number
 
 
 def test_a_human_logs_in_and_sees_a_role_card() -> None:
