@@ -1,15 +1,18 @@
-"""The [099] 明日方舟 demo that `make run` loads beside the royale one, and its bots.
+"""The role-game demos that `make run` loads beside the royale one, and their bots.
 
-Three characters are open to log in, fifteen are bots; the roles are dealt from the seed and
-night 1 opens at once. Bots act only through ``werewolf.services.werewolf_action_submit``,
-exactly like a player's portal, so their submissions are ordered, logged and pushed like anyone's.
+Each demo in ``DEMOS`` is a game of one ruleset ([099] 明日方舟, [061] 林峰): three characters
+open to log in, the rest bots, the roles dealt from the seed and the first night (061: the
+prelude of 附身/遇难/票台) open at once. Bots act only through
+``werewolf.services.werewolf_action_submit``, exactly like a player's portal, so their
+submissions are ordered, logged and pushed like anyone's; what they choose is the engine's
+bots' (``werewolf.engine.bots``), from each bot's own player view.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 
@@ -25,38 +28,79 @@ from games.demo import (
 from games.engine.errors import RuleError
 from games.models import Game, GameStatus
 from werewolf import services
-from werewolf.engine import get_ruleset
-from werewolf.engine.state import NIGHT
+from werewolf.engine import Forgo, Vote
+from werewolf.engine.actions import Action
+from werewolf.engine.bots import TRIES, Bot, Style, pending
+from werewolf.engine.state import DAY, NIGHT
 from werewolf.models import WerewolfAction, WerewolfGame
-from werewolf.selectors import player_view, werewolf_state
+from werewolf.selectors import werewolf_state
 
-DEMO_NUMBER = "099"
-HUMANS = ("阿米娅", "凯尔希", "能天使")
-BOTS = (
+
+@dataclass(frozen=True)
+class DemoSpec:
+    number: str
+    ruleset: str
+    title: str
+    humans: tuple[str, ...]
+    bots: tuple[str, ...]
+    uid_from: int  # the humans' forum uids follow it
+    username: str  # the humans' forum names: <username><n>
+    male: frozenset[str] = frozenset()  # everyone else is female
+    style: Style = field(default_factory=Style)
+
+
+BOTS_099 = (
     "德克萨斯", "拉普兰德", "陈", "星熊", "塞雷娅", "银灰", "艾雅法拉", "伊芙利特",
     "斯卡蒂", "推进之王", "闪灵", "夜莺", "临光", "红", "华法琳",
 )  # fmt: skip
-# The site keeps no gender per character; 梦中人's 魅惑 needs one, so the demo gives each.
-MALE = frozenset({"银灰"})
+BOTS_061 = (
+    "翠竹", "苍柏", "银杏", "紫藤", "寒梅", "山茶", "玉兰", "丁香",
+    "海棠", "木槿", "芙蓉", "杜鹃", "合欢", "石榴", "梧桐", "香樟",
+)  # fmt: skip
+# (number, ruleset, title, humans, bots, the humans' first forum uid and forum name)
+DEMOS: dict[str, DemoSpec] = {
+    spec.number: spec
+    for spec in (
+        DemoSpec(
+            "099", "arknights_099", "明日方舟", ("阿米娅", "凯尔希", "能天使"), BOTS_099,
+            2000, "doctor",
+            # The site keeps no gender per character; 梦中人's 魅惑 needs one, so each has one.
+            male=frozenset({"银灰"}),
+            # The witch keeps her potions so that the demo's nights have deaths to publish.
+            style=Style(keep=frozenset({"save", "poison"})),
+        ),
+        DemoSpec(
+            "061", "lin_feng_061", "林峰", ("青松", "白桦", "红枫"), BOTS_061, 6100, "forester",
+            male=frozenset({"青松", "苍柏", "梧桐", "香樟"}),
+        ),
+    )
+}  # fmt: skip
+PASSES = 3
+# The [099] demo's names, as the tests and the older callers know them.
+DEMO_NUMBER = "099"
+HUMANS = DEMOS[DEMO_NUMBER].humans
+BOTS = DEMOS[DEMO_NUMBER].bots
 
 
-def demo_load(*, now: datetime | None = None) -> Demo:
-    """A [099] game of 18 characters, 15 of them bots, dealt from the seed, night 1 open now."""
+def demo_load(*, number: str = DEMO_NUMBER, now: datetime | None = None) -> Demo:
+    """The demo ``number`` of ``DEMOS``, afresh: its characters dealt from the seed, the first
+    night open now."""
+    spec = DEMOS[number]
     now = now or timezone.now()
     director, password = demo_director(password_reset=False)
-    demo_wipe(DEMO_NUMBER, (WerewolfAction, WerewolfGame))
+    demo_wipe(spec.number, (WerewolfAction, WerewolfGame))
     game = game_services.game_create(
         kind="werewolf",
-        ruleset="arknights_099",
-        number=DEMO_NUMBER,
-        title="明日方舟",
+        ruleset=spec.ruleset,
+        number=spec.number,
+        title=spec.title,
         start_date=timezone.localdate(now),
         status=GameStatus.RUNNING,
     )
     game.directors.add(director)
-    demo_characters(game, HUMANS, BOTS, uid_from=2000, username="doctor")
+    demo_characters(game, spec.humans, spec.bots, uid_from=spec.uid_from, username=spec.username)
     by_name = dict(game.characters.values_list("name", "pk"))
-    genders = {pk: "男" if name in MALE else "女" for name, pk in by_name.items()}
+    genders = {pk: "男" if name in spec.male else "女" for name, pk in by_name.items()}
     services.werewolf_setup(game=game, genders=genders)
     # Today's transitions already due change nothing before the start; run them first so the
     # scheduler does not replay them on the night just opened.
@@ -66,8 +110,10 @@ def demo_load(*, now: datetime | None = None) -> Demo:
 
 
 def bots_act(*, now: datetime, brain: random.Random | None = None) -> int:
-    """Each bot of every live role game at night uses each skill open to it now, once: a random
-    allowed target (the wolves follow their first pick, so the pack agrees on one kill).
+    """Each bot of every live role game does what is open to it now, once: at night each skill
+    of an open step; by day and night each window (狩猎, 偏爱, 勾魂 …) and, by day, its ballot
+    (the portal's) and a skill of any moment (询问阵营). The choices are the engine's bots'
+    (a wolf follows its pack's pick, nobody aims at a known mate).
 
     Decisions read the state without a lock and may be stale by the time they are applied; the
     service then refuses them like any player's, which is what a bot should see."""
@@ -76,56 +122,59 @@ def bots_act(*, now: datetime, brain: random.Random | None = None) -> int:
 
 
 def _game_bots_act(game: Game, now: datetime, brain: random.Random) -> int:
-    state = werewolf_state(game=game)
-    if state.phase != NIGHT:
-        return 0
-    rs = get_ruleset(state.ruleset)
+    spec = DEMOS.get(game.number)
+    style = spec.style if spec is not None else Style()
+    bots = list(game.characters.filter(bot=True).order_by("id").values_list("pk", flat=True))
     applied = 0
-    for bot in game.characters.filter(bot=True).order_by("id"):
-        if bot.pk not in state.players:
-            continue
-        view = player_view(state=state, character_id=bot.pk)
-        done = state.night["subs"]
-        for usable in view["usable"]:
-            skill = usable["skill"]
-            if str(bot.pk) in done.get(skill, {}):
-                continue
-            target = _target(view, rs.skills[skill].target, skill, done, brain)
-            data = {"kind": "use_skill", "skill": skill, "targets": [target]}
-            if target is None:
-                data = {"kind": "forgo", "skill": skill}
-            try:
-                services.werewolf_action_submit(
-                    game_id=game.pk, character_id=bot.pk, data=data, key=None, now=now
-                )
-            except RuleError:
-                continue
-            applied += 1
-            state = werewolf_state(game=game)
+    # One bot's act can open another's window (偏爱 settling a vote-out opens 勾魂's): a few
+    # passes, until one finds nothing to do.
+    for _ in range(PASSES):
+        done = sum(_Seat(game, bot, now, brain, style).play() for bot in bots)
+        applied += done
+        if not done:
+            break
     return applied
 
 
-def _target(
-    view: dict[str, Any],
-    rule: str,
-    skill: str,
-    done: dict[str, dict[str, int | None]],
-    brain: random.Random,
-) -> int | None:
-    """A bot's pick: a teammate's earlier pick of the same skill, else anyone allowed (not a
-    teammate); the witch keeps her potions so the demo's nights have deaths to publish."""
-    if skill in ("save", "poison"):
-        return None
-    team = view.get("team", [])
-    mates = {t["id"] for t in team}
-    for actor, target in done.get(skill, {}).items():
-        if int(actor) in mates and target is not None:
-            return target
-    if rule == "teammate":
-        choices = [t["id"] for t in team if t["alive"]]
-    else:
-        me = view["id"]
-        alive = [p["id"] for p in view["players"] if p["alive"]]
-        allowed = [c for c in alive if rule != "other" or c != me]
-        choices = [c for c in allowed if c not in mates] or allowed
-    return brain.choice(choices) if choices else None
+class _Seat:
+    """One bot of one game at one tick: what it does, each through the service."""
+
+    def __init__(
+        self, game: Game, pid: int, now: datetime, brain: random.Random, style: Style
+    ) -> None:
+        self.game, self.pid, self.now, self.brain, self.style = game, pid, now, brain, style
+        self.state = werewolf_state(game=game)
+        self.applied = 0
+
+    def bot(self) -> Bot:
+        return Bot(self.state, self.pid, self.brain, self.style)
+
+    def play(self) -> int:
+        if self.pid not in self.state.players or self.state.phase not in (NIGHT, DAY):
+            return 0
+        for skill in pending(self.state, self.pid):
+            # Chosen afresh after a refusal (a limit the bot could not see); in the end it
+            # passes, as a player would.
+            tries = (lambda b, s=skill: b.choose(s) for _ in range(TRIES))
+            if not any(self.submit(choose(self.bot())) for choose in tries):
+                self.submit(Forgo(actor=self.pid, skill=skill))
+        if self.state.phase == DAY:
+            for action in self.bot().anytime():
+                self.submit(action)
+            bot = self.bot()
+            target = bot.ballot()
+            if target is not None and (bot.view.get("vote") or {}).get("mine") is None:
+                self.submit(Vote(actor=self.pid, target=target))
+        return self.applied
+
+    def submit(self, action: Action) -> bool:
+        data = {k: v for k, v in action.to_json().items() if k != "actor"}
+        try:
+            services.werewolf_action_submit(
+                game_id=self.game.pk, character_id=self.pid, data=data, key=None, now=self.now
+            )
+        except RuleError:
+            return False
+        self.applied += 1
+        self.state = werewolf_state(game=self.game)
+        return True

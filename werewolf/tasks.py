@@ -20,5 +20,6 @@ def vote_reminders() -> int:
 
 @shared_task(ignore_result=True)
 def bots_act() -> int:
-    """Beat calls this every few seconds: the demo's bots use the night skills open to them."""
+    """Beat calls this every few seconds: the bots of both demos ([099], [061]) do what is open
+    to them — night skills, windows, the day's ballot."""
     return demo.bots_act(now=timezone.now())

@@ -1,21 +1,27 @@
-"""The [099] demo: 18 characters dealt from the seed, night 1 open now, bots acting through the
-real service, three players open to log in."""
+"""The role-game demos: [099] (18 characters) and [061] (19), dealt from the seed, the first
+night open now, bots acting through the real service with the engine's bots' choices, three
+players of each open to log in."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import random
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from games import services as game_services
+from games.ballots import day_close_at
 from games.models import Character, Event, Game
-from tests.conftest import api_login
-from werewolf import demo
-from werewolf.engine import get_ruleset
-from werewolf.engine.state import NIGHT
+from tests.conftest import api_login, bj
+from werewolf import demo, services, tasks
+from werewolf.engine import ballots, get_ruleset
+from werewolf.engine.bots import pending
+from werewolf.engine.state import DAY, LATE, NIGHT
 from werewolf.selectors import werewolf_state
 
 pytestmark = pytest.mark.django_db
@@ -25,16 +31,27 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
     call_command("werewolf_demo_load", stdout=io.StringIO())
     out = io.StringIO()
     call_command("werewolf_demo_load", stdout=out)
-    game = Game.objects.get(number=demo.DEMO_NUMBER)
-    assert Game.objects.filter(kind="werewolf").count() == 1
-    assert Character.objects.filter(game=game).count() == 18
-    assert Character.objects.filter(game=game, bot=True).count() == 15
-    state = werewolf_state(game=game)
-    assert (state.day, state.phase) == (1, NIGHT)
+    assert Game.objects.filter(kind="werewolf").count() == len(demo.DEMOS) == 2
     printed = out.getvalue()
-    for name in demo.HUMANS:
-        assert name in printed
-    assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in printed
+    for spec in demo.DEMOS.values():
+        game = Game.objects.get(number=spec.number)
+        assert game.ruleset == spec.ruleset
+        players = get_ruleset(spec.ruleset).players
+        assert Character.objects.filter(game=game).count() == players
+        assert Character.objects.filter(game=game, bot=True).count() == players - 3
+        state = werewolf_state(game=game)
+        # [099] starts with night 1; [061] with its prelude (附身, 遇难, the first 票台)
+        assert (state.day, state.phase) in ((1, NIGHT), (0, NIGHT))
+        for name in spec.humans:
+            assert name in printed
+        assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in printed
+    # the beat's one task drives the bots of both
+    assert tasks.bots_act() > 0
+    for spec in demo.DEMOS.values():
+        acted = Event.objects.filter(
+            game__number=spec.number, kind="engine_step", payload__op="action"
+        )
+        assert acted.exists(), spec.number
 
 
 def test_a_human_logs_in_and_sees_a_role_card() -> None:
@@ -62,3 +79,56 @@ def test_bots_act_through_the_service_and_the_wolves_agree() -> None:
     # a second pass finds nothing new to do for the steps already submitted
     again = demo.bots_act(now=timezone.now(), brain=random.Random(7))
     assert again < applied
+
+
+def _bots_done(game: Game) -> None:
+    """No bot has anything left that is open to it now."""
+    state = werewolf_state(game=game)
+    for bot in Character.objects.filter(game=game, bot=True):
+        assert pending(state, bot.pk) == [], bot.name
+
+
+def test_the_061_bots_play_the_prelude_the_day_and_night_one() -> None:
+    start = bj(10, 9)
+    with time_machine.travel(start, tick=False):
+        loaded = demo.demo_load(number="061", now=start)
+    game = loaded.game
+    state = werewolf_state(game=game)
+    assert (state.day, state.phase, len(state.players)) == (0, NIGHT, 19)
+    applied = demo.bots_act(now=start, brain=random.Random(3))
+    steps = Event.objects.filter(game=game, kind="engine_step", payload__op="action")
+    assert steps.count() == applied > 0
+    bots = set(Character.objects.filter(game=game, bot=True).values_list("pk", flat=True))
+    assert {s.payload["action"]["actor"] for s in steps} <= bots
+    _bots_done(game)
+    # the humans' prelude skills expire (60 minutes), the draft is published: day 1
+    services.werewolf_deadlines_run(now=start + dt.timedelta(minutes=61))
+    assert werewolf_state(game=game).phase == LATE
+    services.werewolf_night_publish(game=game, director=game.directors.get(), reason="")
+    state = werewolf_state(game=game)
+    assert (state.day, state.phase) == (1, DAY)
+    day = start + dt.timedelta(hours=2)
+    demo.bots_act(now=day, brain=random.Random(3))
+    state = werewolf_state(game=game)
+    assert (
+        len(ballots(state)) >= 10
+    )  # the bots' portal ballots (a few abstain; 独尊 voids none here)
+    # 关门: the portal's ballots settle the vote and night 1 opens; the bots act in it
+    close = day_close_at(game=game, day=1) + dt.timedelta(minutes=1)
+    with time_machine.travel(close, tick=False):
+        game_services.transitions_run_due(now=close)
+        state = werewolf_state(game=game)
+        assert (state.day, state.phase) == (1, NIGHT)
+        assert state.flags.get("voted") == 1
+        before = Event.objects.filter(game=game, kind="engine_step", payload__op="action").count()
+        assert demo.bots_act(now=close, brain=random.Random(4)) > 0
+        after = Event.objects.filter(game=game, kind="engine_step", payload__op="action").count()
+        assert after > before
+        _bots_done(game)
+        skills = {
+            s.payload["action"]["skill"]
+            for s in Event.objects.filter(game=game, kind="engine_step", payload__op="action")
+            if s.payload["action"]["kind"] == "use_skill"
+        }
+    assert {"stage", "possess", "hostage"} & skills  # the prelude's
+    assert len(skills) >= 5  # night 1's: 独尊, 狡黠, 明察, 吹笛, 统领, 审判, 杀人 … (bots' roles)

@@ -298,3 +298,20 @@ def test_zhen_offers_only_what_the_marks_pay_for(marks: int, offered: list[str])
     control = _options({"lin_feng": {"marks": marks}}, RULES.skills["zhen"], RULES)
     assert control is not None
     assert [c["value"] for c in control["choices"]] == offered
+
+
+def test_a_drifters_role_card_never_names_the_faction_it_followed(table: Table) -> None:
+    """不定阵营…随之转变，但不会收到阵营转变的通知: after 附身/遇难 (drawn from the seed here), the
+    幽灵's and 人质's cards still say 不定阵营; the others' say their own."""
+    table.to_day_1()
+    state = store.state_load(table.game)
+    for role in ("ghost", "hostage"):
+        real = RULES.factions[state.players[table.ids[role]].faction].name
+        assert real != "不定阵营"
+        card = re.search(r'<p class="ww-role-name">.*?</p>', table.page(role), re.S)
+        assert card is not None
+        assert '<span class="tag">不定阵营</span>' in card.group(0), role
+        assert real not in card.group(0), role
+    queen = re.search(r'<p class="ww-role-name">.*?</p>', table.page("wolf_queen"), re.S)
+    assert queen is not None
+    assert '<span class="tag">狼人阵营</span>' in queen.group(0)

@@ -568,7 +568,8 @@ def _e_command(n: Night, actor: int, sk: Skill, targets: list[int], option: str 
 def _e_judge(n: Night, actor: int, sk: Skill, targets: list[int], option: str | None) -> None:
     role = _params(n.d)["judge_role"]
     found = any(n.d.p(t).role == role for t in targets)
-    n.tell(actor, "judge", "其中存在宝藏。" if found else "其中不存在宝藏。", found=found)
+    text = "其中存在宝藏。" if found else "其中不存在宝藏。"
+    n.tell(actor, "judge", text, found=found, targets=targets)  # it knows whom it named
     if found:
         n.op("lose", actor, sk.key)
 
@@ -1246,4 +1247,10 @@ def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
         extra["borrow"] = p.flags["borrow"]
     extra["piped"] = sorted(q.id for q in d.players.values() if "piped" in q.statuses)
     extra["stage"] = sorted(q.id for q in d.living() if q.statuses.get("stage") == d.day)
-    return {**view, "lin_feng": extra}
+    card = view["card"]
+    if p.links.get("possess") is not None or p.links.get("hostage") is not None:
+        # A 不定 following its host is never told the faction it is in (不会收到阵营转变的通知;
+        # RULINGS 061-5): its card names its own, and only its one question tells it.
+        drifter = _params(d)["drifter"]
+        card = {**card, "faction": drifter, "faction_name": _fname(d, drifter)}
+    return {**view, "card": card, "lin_feng": extra}

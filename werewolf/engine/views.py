@@ -125,7 +125,12 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
                     usable.append(_usable(sk, st["deadline"]))
     for w in state.windows:
         if w["actor"] == pid:
-            usable.append(_usable(rs.skills[w["skill"]], w["until"]))
+            entry = _usable(rs.skills[w["skill"]], w["until"])
+            if "voters" in w:  # 怨恨 names one of the voters: the forum's ballots, public
+                entry["among"] = list(w["voters"])
+            if "voted" in w:  # 偏爱: the one voted out (the tally is public)
+                entry["voted"] = w["voted"]
+            usable.append(entry)
     view: dict[str, Any] = {
         "id": pid,
         "day": state.day,

@@ -217,6 +217,32 @@ def test_a_drifter_may_ask_its_faction_once() -> None:
         apply_action(state, ask, rng(), 0)
 
 
+def test_a_drifter_is_not_told_its_faction_on_its_role_card() -> None:
+    """当不定阵营附身/遇难的对象所处阵营在游戏中发生转变，不定阵营也会随之转变，但不会收到阵营
+    转变的通知。不定阵营的角色有且仅有一次机会询问导演，得知当前所属的阵营。"""
+    from werewolf.engine import UseSkill, apply_action, player_view
+    from werewolf.engine.draft import open_draft
+    from werewolf.engine.lin_feng import convert
+
+    state = game(possess=QUEEN, hostage=FOX)
+    assert (faction(state, GHOST), faction(state, HOSTAGE)) == ("wolves", "fox")
+    for drifter in (GHOST, HOSTAGE):
+        card = player_view(state, drifter)["card"]
+        assert (card["faction"], card["faction_name"]) == ("drifter", "不定阵营")
+    # the host changes faction: the 幽灵 follows, silently, and its card still says 不定阵营
+    d = open_draft(state, rng())
+    convert(d, QUEEN, "treasure", "公敌", strip=True)
+    state = d.finish()
+    assert faction(state, GHOST) == "treasure"
+    assert player_view(state, GHOST)["card"]["faction_name"] == "不定阵营"
+    # its one question is what tells it
+    ask = UseSkill(actor=GHOST, skill="ask", targets=())
+    state, events = apply_action(state, ask, rng(), 0)
+    assert [e.payload["text"] for e in events if e.kind == "feedback"] == ["你当前属于宝藏阵营。"]
+    # everyone else's card names its faction
+    assert player_view(state, QUEEN)["card"]["faction_name"] == "宝藏阵营"
+
+
 def test_the_players_view_shows_its_roster_pack_and_marks() -> None:
     from werewolf.engine import player_view
 

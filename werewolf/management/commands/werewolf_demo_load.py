@@ -9,18 +9,25 @@ from werewolf import demo
 
 
 class Command(BaseCommand):
-    help = "Load the [099] role-game demo (a fresh one each time, never two) and print its logins."
+    help = (
+        "Load the role-game demos ([099] 明日方舟, [061] 林峰; a fresh one each time, never two) "
+        "and print their logins."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--number", action="append", choices=sorted(demo.DEMOS), help="only this demo"
+        )
 
-    def handle(self, *args: Any, host: str, **options: Any) -> None:
-        loaded = demo.demo_load()
-        game = loaded.game
-        out = self.stdout.write
-        out("")
-        out(f"== {game.forum_title} 版杀 demo ==")
-        out(director_line(loaded))
-        room = f"http://{host}/admin/werewolf/werewolfgame/{game.pk}/night/"
-        out(f"夜晚控制室 night room: {room}")
-        logins_print(out, host, loaded, len(demo.BOTS))
+    def handle(self, *args: Any, host: str, number: list[str] | None, **options: Any) -> None:
+        for key in number or list(demo.DEMOS):
+            loaded = demo.demo_load(number=key)
+            game = loaded.game
+            out = self.stdout.write
+            out("")
+            out(f"== {game.forum_title} 版杀 demo ==")
+            out(director_line(loaded))
+            room = f"http://{host}/admin/werewolf/werewolfgame/{game.pk}/night/"
+            out(f"夜晚控制室 night room: {room}")
+            logins_print(out, host, loaded, len(demo.DEMOS[key].bots))

@@ -1,0 +1,37 @@
+"""The simulator plays whole games with the engine's bots and reports figures that add up."""
+
+from __future__ import annotations
+
+import pytest
+
+from werewolf.engine.ruleset import get_ruleset
+from werewolf.engine.simulate import main, report, simulate
+
+
+@pytest.mark.parametrize("ruleset", ["lin_feng_061", "arknights_099"])
+def test_every_simulated_game_ends_and_the_win_shares_sum_to_one(ruleset: str) -> None:
+    figures = simulate(ruleset, 4)
+    assert figures.capped == 0  # every game ended before the cap
+    assert sum(figures.wins.values()) == 4
+    factions = set(get_ruleset(ruleset).factions)
+    assert set(figures.wins) <= factions | {""}
+    assert sum(figures.share(f) for f in [*factions, ""]) == pytest.approx(1.0)
+    assert len(figures.days) == 4
+    assert all(d >= 1 for d in figures.days)
+    assert figures.nights_ms
+    assert all(ms > 0 for ms in figures.nights_ms)
+    lines = "\n".join(report(figures))
+    for faction in get_ruleset(ruleset).factions.values():
+        assert faction.name in lines  # the ruleset's Chinese faction names
+
+
+def test_the_same_seeds_give_the_same_games() -> None:
+    a, b = simulate("lin_feng_061", 3), simulate("lin_feng_061", 3)
+    assert (a.wins, a.days) == (b.wins, b.days)
+
+
+def test_the_command_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ruleset", "lin_feng_061", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("宝藏阵营", "days per game", "engine time per night"):
+        assert figure in out
