@@ -35,6 +35,7 @@ from games.engine.text import is_blank
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
+from werewolf.engine.ruleset import Ruleset, Skill
 from werewolf.engine.state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, SETUP, GameState
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
@@ -76,10 +77,38 @@ def feedback_text(entry: Mapping[str, Any]) -> str:
     """One private feedback entry as its player reads it."""
     if entry.get("kind") == "note":
         return str(_("导演私信：%(text)s") % {"text": entry.get("text", "")})
+    if entry.get("text"):  # [061]'s feedback carries its own sentence (审判, 查证, 预言 …)
+        return str(entry["text"])
     seen = entry.get("role") or _("查验无效")
     return str(
         _("查验%(target)s：%(seen)s") % {"target": entry.get("target_name", ""), "seen": seen}
     )
+
+
+def sub_text(rs: Ruleset, names: Mapping[int, str], skill: Skill, value: Any) -> str:
+    """One submission's targets as the room lists them: a name, or ([061]'s wide skills and
+    options, ``{"targets", "option"}``) the names with the option in words (the role 狡黠
+    guessed, the borrowed skill, 查证's 公示, 传音's words, 鸩毒's marks)."""
+    if value is None:
+        return str(_("放弃"))
+    if not isinstance(value, dict):
+        return names.get(value, "—")
+    targets = "、".join(names.get(int(t), str(t)) for t in value.get("targets", [])) or "—"
+    option = value.get("option")
+    if not option:
+        return targets
+    if skill.effect == "cunning" and option in rs.roles:
+        option = str(_("猜测为%(role)s") % {"role": rs.roles[option].name})
+    elif skill.effect == "borrowed":
+        key, _sep, inner = str(option).partition(":")
+        option = (
+            rs.skills[key].name + (f"（{inner}）" if inner else "") if key in rs.skills else key
+        )
+    elif skill.effect == "verify":
+        option = str(_("白天公示"))
+    elif skill.effect == "zhen":
+        option = str(_("失去%(n)s个‹炼›") % {"n": option})
+    return f"{targets}（{option}）"
 
 
 def draft_feedback(state: GameState) -> list[dict[str, str]]:
@@ -513,7 +542,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
                     {
                         "actor": names.get(int(actor), actor),
                         "skill": rs.skills[skill].name,
-                        "target": names.get(target, "—") if target is not None else _("放弃"),
+                        "target": sub_text(rs, names, rs.skills[skill], target),
                     }
                 )
         steps.append(
