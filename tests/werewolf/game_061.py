@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,16 @@ class Played:
     readers: dict[int, Reader]
     director: AdminDirector
     notes: dict[str, Any] = field(default_factory=dict)
+    before_end: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def text_before_end(self, who: int) -> str:
+        """Everything ``who`` had read before the game ended, as one text."""
+        r = self.readers[who]
+        n_json, n_html = self.before_end[who]
+        return "\n".join(
+            [json.dumps(j, ensure_ascii=False) for j in r.json[:n_json]]
+            + [html.unescape(h) for h in r.html[:n_html]]
+        )
 
     def name(self, who: int) -> str:
         return NAMES[who]
@@ -235,6 +246,9 @@ async def play_061(director_client: Client, *, read_pages: bool = False) -> Play
         await sync(director.advance)("导演关门")
         await read_all()
     await night_closed(game, day3 + dt.timedelta(hours=21, minutes=30))
+    await read_all()
+    # What each player held before the end (game_over reveals every role: 揭秘).
+    played.before_end = {who: (len(r.json), len(r.html)) for who, r in readers.items()}
     await day_open(director, readers, 4)
     await read_all()
     for r in readers.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from django.test import Client
@@ -14,6 +15,22 @@ from games.models import Character, Game
 from tests.conftest import START, ApiPlayer, SocketReader
 from tests.werewolf.engine.support import SEATS
 from werewolf import services
+
+# The kinds of event only the directors (or the staff) ever see.
+DIRECTORS_ONLY = {
+    "engine_step",
+    "deal",
+    "night_draft",
+    "night_override",
+    "faction_lost",
+    "cards_proposed",
+    "card_added",
+    "cards_reviewed",
+    "red_card_applied",
+    "faction_decision",
+    "ballot_tally",
+    "werewolf_step_skipped",
+}
 
 
 def werewolf_game(number: str = "099") -> tuple[Game, dict[int, int]]:
@@ -91,3 +108,14 @@ class Reader(SocketReader):
             [json.dumps(j, ensure_ascii=False) for j in self.json]
             + [html.unescape(h) for h in self.html]
         )
+
+
+def dicts(data: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping inside ``data`` (itself included), depth first."""
+    if isinstance(data, dict):
+        yield data
+        for value in data.values():
+            yield from dicts(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from dicts(value)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,7 +27,7 @@ from games import services as game_services
 from games.models import Card, Character, Game
 from tests.conftest import bj
 from tests.werewolf.engine.support import SEATS
-from tests.werewolf.players import Reader, players, werewolf_game
+from tests.werewolf.players import DIRECTORS_ONLY, Reader, dicts, players, werewolf_game
 from werewolf import services, store
 from werewolf.engine import get_ruleset
 
@@ -46,19 +46,6 @@ NOTE = "导演私信NOTE5521：今晚你很安全"
 STAFF_REASON = "审核理由STF9034"
 FACTION_REASON = "判负理由FAC4410"
 CARD_NOTE = "判罚备注CRD2207"
-DIRECTORS_ONLY = {
-    "engine_step",
-    "deal",
-    "night_draft",
-    "night_override",
-    "faction_lost",
-    "cards_proposed",
-    "card_added",
-    "cards_reviewed",
-    "red_card_applied",
-    "faction_decision",
-    "ballot_tally",
-}
 # Night skills whose very name tells what its holder did (or that it exists): only their
 # holders (and the wolves for their own team's) may ever read them.
 SECRET_SKILLS = {
@@ -95,16 +82,6 @@ def own_card_words(text: str, role: str) -> str:
 def code_53(text: str) -> bool:
     """The 5(3) code as a card reason would show it."""
     return re.search(r"(?<![\d.])5\.3(?![\d])", text) is not None or "5（3）" in text
-
-
-def dicts(data: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(data, dict):
-        yield data
-        for value in data.values():
-            yield from dicts(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from dicts(value)
 
 
 def sync(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -1219,4 +1219,10 @@ def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
         extra["borrow"] = p.flags["borrow"]
     extra["piped"] = sorted(q.id for q in d.players.values() if "piped" in q.statuses)
     extra["stage"] = sorted(q.id for q in d.living() if q.statuses.get("stage") == d.day)
+    drifter = _params(d)["drifter"]
+    if d.rs.roles[p.role].faction == drifter and (p.links.get("possess") or p.links.get("hostage")):
+        # A 幽灵/人质 following its host is not told its faction (不会收到阵营转变的通知; only
+        # its one question tells it, RULINGS 061-5): its card keeps 不定阵营.
+        card = {**view["card"], "faction": drifter, "faction_name": d.rs.factions[drifter].name}
+        view = {**view, "card": card}
     return {**view, "lin_feng": extra}
