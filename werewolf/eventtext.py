@@ -644,6 +644,10 @@ def player_line(frame: Mapping[str, Any]) -> str:
         }
     if kind == "out" and "role" not in payload:  # [061]: a day out without its role
         return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
+    if kind in ("submitted", "team_pick") and "target_names" in payload:
+        # [061]'s wide submissions: several targets (or none) and an option (查证's 公示 …)
+        targets = "、".join(payload["target_names"]) or "—"
+        return _(PLAYER_LABELS[kind]) % {"name": payload["name"], "target_name": targets}
     label = PLAYER_LABELS.get(kind)
     if label is None:
         return _("（其他事件）")
