@@ -17,7 +17,7 @@ from games.api import (
     session_actor,
     session_player,
 )
-from games.api_input import LIST_MAX, Int, StrictIn, Word
+from games.api_input import LIST_MAX, Int, StrictIn, Text, Word
 from werewolf import selectors, services
 
 router = Router(tags=["werewolf"])
@@ -27,13 +27,16 @@ router = Router(tags=["werewolf"])
 # second ``ActionIn`` would stand for both kinds' bodies.
 class WerewolfActionIn(StrictIn):
     """One action. ``kind``: use_skill (``skill``, the ruleset's key, and ``targets``, the
-    targets' character ids), forgo (``skill``), surrender, surrender_answer (``accept``),
-    vote (``target``: the day's ballot when the day has no forum vote thread)."""
+    targets' character ids, and ``option``, the skill's other input where it has one: [061]'s
+    查证 ``publish``, 鸩毒's marks, 狡黠's role, 传音's words, the borrowed skill), forgo
+    (``skill``), surrender, surrender_answer (``accept``), vote (``target``: the day's ballot
+    when the day has no forum vote thread)."""
 
     kind: Word
     skill: Word | None = None
     targets: list[Int] | None = Field(None, max_length=LIST_MAX)
     target: Int | None = None
+    option: Text | None = None
     accept: bool | None = None
 
 

@@ -674,6 +674,10 @@ def player_line(frame: Mapping[str, Any]) -> str:
         }
     if kind == "out" and "role" not in payload:  # [061]: a day out without its role
         return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
+    if kind == "team_pick" and "target_names" in payload:
+        # a team's wide pick: several targets (or none)
+        targets = "、".join(payload["target_names"]) or "—"
+        return _(PLAYER_LABELS[kind]) % {"name": payload["name"], "target_name": targets}
     label = PLAYER_LABELS.get(kind)
     if label is None:
         return _unwritten(kind, payload)

@@ -3,13 +3,34 @@ through the API with their own browser sessions."""
 
 from __future__ import annotations
 
+import html
+import json
+from collections.abc import Iterator
 from typing import Any
+
+from django.test import Client
 
 from games import services as game_services
 from games.models import Character, Game
-from tests.conftest import START, ApiPlayer
+from tests.conftest import START, ApiPlayer, SocketReader
 from tests.werewolf.engine.support import SEATS
 from werewolf import services
+
+# The kinds of event only the directors (or the staff) ever see.
+DIRECTORS_ONLY = {
+    "engine_step",
+    "deal",
+    "night_draft",
+    "night_override",
+    "faction_lost",
+    "cards_proposed",
+    "card_added",
+    "cards_reviewed",
+    "red_card_applied",
+    "faction_decision",
+    "ballot_tally",
+    "werewolf_step_skipped",
+}
 
 
 def werewolf_game(number: str = "099") -> tuple[Game, dict[int, int]]:
@@ -47,3 +68,54 @@ def players(game: Game) -> dict[int, Player]:
     """Every character logged in, by seat (P<seat>)."""
     issued = game_services.character_passwords_generate(game=game, director=None)
     return {int(i.character.name[1:]): Player(game, i.character.name, i.secret) for i in issued}
+
+
+class Reader(SocketReader):
+    """One character's every surface: socket frames, API answers (errors included), pages."""
+
+    def __init__(self, game: Game, seat: int, player: Player) -> None:
+        super().__init__(game, player)
+        self.seat = seat
+        self.player: Player = player
+
+    def read_everything(self) -> None:
+        """The API's page and log, the portal (whole and its state part), the public page."""
+        client: Client = self.player.client
+        me = client.get(f"/api/werewolf/games/{self.game.pk}/me")
+        assert me.status_code == 200, me.content
+        self.json.append(me.json())
+        self.json.append(self.player.events())
+        self.json.append(client.get(f"/api/games/by-number/{self.game.number}").json())
+        for url in (
+            f"/play/{self.game.number}/me/",
+            f"/play/{self.game.number}/me/?part=state",
+            f"/games/{self.game.number}/",
+        ):
+            page = client.get(url)
+            assert page.status_code == 200, url
+            self.html.append(page.content.decode())
+
+    def refused(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """An action the engine refuses: its error answer is read too."""
+        response = self.player.act(kind, **fields)
+        assert response.status_code >= 400, (self.seat, kind, fields)
+        body: dict[str, Any] = response.json()
+        self.json.append(body)
+        return body
+
+    def text(self) -> str:
+        return "\n".join(
+            [json.dumps(j, ensure_ascii=False) for j in self.json]
+            + [html.unescape(h) for h in self.html]
+        )
+
+
+def dicts(data: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping inside ``data`` (itself included), depth first."""
+    if isinstance(data, dict):
+        yield data
+        for value in data.values():
+            yield from dicts(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from dicts(value)

@@ -14,22 +14,20 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from django.test import Client
 
 from games import card_services
 from games import services as game_services
 from games.models import Card, Character, Game
-from tests.conftest import SocketReader, bj
+from tests.conftest import bj
 from tests.werewolf.engine.support import SEATS
-from tests.werewolf.players import Player, players, werewolf_game
+from tests.werewolf.players import DIRECTORS_ONLY, Reader, dicts, players, werewolf_game
 from werewolf import services, store
 from werewolf.engine import get_ruleset
 
@@ -48,19 +46,6 @@ NOTE = "导演私信NOTE5521：今晚你很安全"
 STAFF_REASON = "审核理由STF9034"
 FACTION_REASON = "判负理由FAC4410"
 CARD_NOTE = "判罚备注CRD2207"
-DIRECTORS_ONLY = {
-    "engine_step",
-    "deal",
-    "night_draft",
-    "night_override",
-    "faction_lost",
-    "cards_proposed",
-    "card_added",
-    "cards_reviewed",
-    "red_card_applied",
-    "faction_decision",
-    "ballot_tally",
-}
 # Night skills whose very name tells what its holder did (or that it exists): only their
 # holders (and the wolves for their own team's) may ever read them.
 SECRET_SKILLS = {
@@ -97,54 +82,6 @@ def own_card_words(text: str, role: str) -> str:
 def code_53(text: str) -> bool:
     """The 5(3) code as a card reason would show it."""
     return re.search(r"(?<![\d.])5\.3(?![\d])", text) is not None or "5（3）" in text
-
-
-def dicts(data: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(data, dict):
-        yield data
-        for value in data.values():
-            yield from dicts(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from dicts(value)
-
-
-class Reader(SocketReader):
-    """One character's every surface: socket frames, API answers (errors included), pages."""
-
-    def __init__(self, game: Game, seat: int, player: Player) -> None:
-        super().__init__(game, player)
-        self.seat = seat
-        self.player: Player = player
-
-    def read_everything(self) -> None:
-        """The API's page and log, the portal (whole and its state part), the public page."""
-        client: Client = self.player.client
-        me = client.get(f"/api/werewolf/games/{self.game.pk}/me")
-        assert me.status_code == 200, me.content
-        self.json.append(me.json())
-        self.json.append(self.player.events())
-        self.json.append(client.get(f"/api/games/by-number/{self.game.number}").json())
-        for url in (
-            f"/play/{self.game.number}/me/",
-            f"/play/{self.game.number}/me/?part=state",
-            f"/games/{self.game.number}/",
-        ):
-            page = client.get(url)
-            assert page.status_code == 200, url
-            self.html.append(page.content.decode())
-
-    def refused(self, kind: str, **fields: Any) -> None:
-        """An action the engine refuses: its error answer is read too."""
-        response = self.player.act(kind, **fields)
-        assert response.status_code >= 400, (self.seat, kind, fields)
-        self.json.append(response.json())
-
-    def text(self) -> str:
-        return "\n".join(
-            [json.dumps(j, ensure_ascii=False) for j in self.json]
-            + [html.unescape(h) for h in self.html]
-        )
 
 
 def sync(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from werewolf.engine import new_game
+from werewolf.engine import new_game, player_view
 from werewolf.engine.ruleset import get_ruleset
 from werewolf.engine.state import DAY as PHASE_DAY
 
@@ -119,6 +119,19 @@ def test_the_drifters_are_not_told_their_faction() -> None:
     assert HOSTAGE not in told
     assert faction(state, GHOST) == "treasure"
     assert faction(state, HOSTAGE) == "fox"
+
+
+def test_the_drifters_cards_keep_their_own_faction_while_they_follow_a_host() -> None:
+    """不定阵营…会随之转变，但不会收到阵营转变的通知; 有且仅有一次机会询问导演: a 幽灵/人质's own
+    page says 不定阵营, never the faction it follows (the 狼王 and a 妖狐 see theirs)."""
+    chars = [(i, f"P{i}", None) for i in SEATS]
+    state, _ = new_game(L61, chars, rng(), roles=SEATS)
+    state, _ = play(state, [(GHOST, "possess", TREASURE), (HOSTAGE, "hostage", FOX)])
+    assert (faction(state, GHOST), faction(state, HOSTAGE)) == ("treasure", "fox")
+    for drifter in (GHOST, HOSTAGE):
+        card = player_view(state, drifter)["card"]
+        assert (card["faction"], card["faction_name"]) == ("drifter", "不定阵营")
+    assert player_view(state, FOX)["card"]["faction_name"] == "妖狐阵营"
 
 
 def test_rosters_wolf_king_learns_the_wolves_and_the_foxes_each_other_without_roles() -> None:
