@@ -154,8 +154,8 @@ async def test_the_ranger_verifies_on_a_phone_and_sees_the_result_live(
     # The director publishes; the page shows the result and the public line without a reload.
     await page.evaluate("() => { window.stillThisDocument = true; }")
     await sync(night_1_published)(admin)
-    # (The entry reads "第 2 夜" though night 1 gave it: reported, not fixed here.)
-    await expect(page.locator("#ww-feedback")).to_contain_text(f"{target}属于狼人阵营。")
+    # 游戏日夜晚: the night after day 1 is 第 1 夜, though day 2 is open when it is told.
+    await expect(page.locator("#ww-feedback")).to_contain_text(f"第 1 夜：{target}属于狼人阵营。")
     await expect(page.locator("#ww-log")).to_contain_text(
         f"游侠公示查证结果：{target}属于狼人阵营。"
     )

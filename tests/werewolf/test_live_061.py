@@ -126,10 +126,10 @@ async def test_a_061_game_from_the_admin_to_the_poisoners_three_peaceful_nights(
 
     # The director's night room listed night 1's submissions in words (targets, options).
     room = played.director.rooms[2]
-    assert f"{N[seat.FOX]}：狡黠 → {N[seat.RANGER]}（猜测为游侠）" in room
-    assert f"{N[seat.RANGER]}：查证 → {N[seat.QUEEN]}（白天公示）" in room
+    assert f"{N[seat.FOX]}：狡黠 → {N[seat.RANGER]}（猜测身份：游侠）" in room
+    assert f"{N[seat.RANGER]}：查证 → {N[seat.QUEEN]}（公示结果）" in room
     assert f"{N[seat.KING]}：统领 → {names(seat.QUEEN, seat.HUNTER)}" in room
-    assert f"{N[seat.GHOST]}：传音 → —（{WHISPER}）" in room
+    assert f"{N[seat.GHOST]}：传音 → 无目标（“{WHISPER}”）" in room
 
     # 胜负判定: 毒士阵营 wins by 连续出现三个平安夜 (nights 1-3); 不定阵营 never could.
     for reader in everyone:
