@@ -746,11 +746,12 @@ _CORE.update(
         "announcement": EventText(gettext_noop("公示"), _announcement),
         "dice_rolled": EventText(gettext_noop("掷骰"), _dice),
         "game_paused": EventText(
-            gettext_noop("暂停"), _fixed("导演暂停了游戏：不接受行动，不执行定时步骤")
+            gettext_noop("暂停"), _fixed(gettext_noop("导演暂停了游戏：不接受行动，不执行定时步骤"))
         ),
-        "game_resumed": EventText(gettext_noop("暂停"), _fixed("导演恢复了游戏")),
+        "game_resumed": EventText(gettext_noop("暂停"), _fixed(gettext_noop("导演恢复了游戏"))),
         "game_finished": EventText(
-            gettext_noop("游戏结束"), _fixed("游戏结束，随机种子已公开（可据此复核每一次掷骰）")
+            gettext_noop("游戏结束"),
+            _fixed(gettext_noop("游戏结束，随机种子已公开（可据此复核每一次掷骰）")),
         ),
         "game_created": EventText(
             gettext_noop("开局"),
@@ -771,15 +772,20 @@ _CORE.update(
             ),
         ),
         "cast_removed": EventText(
-            gettext_noop("角色名单"), _names_text("移除角色：%(names)s", "names")
+            gettext_noop("角色名单"), _names_text(gettext_noop("移除角色：%(names)s"), "names")
         ),
         "passwords_generated": EventText(
-            gettext_noop("登录"), _names_text("为 %(names)s 生成登录密码")
+            gettext_noop("登录"), _names_text(gettext_noop("为 %(names)s 生成登录密码"))
         ),
-        "links_issued": EventText(gettext_noop("登录"), _names_text("为 %(names)s 生成登录链接")),
-        "links_revoked": EventText(gettext_noop("登录"), _names_text("作废 %(names)s 的登录链接")),
+        "links_issued": EventText(
+            gettext_noop("登录"), _names_text(gettext_noop("为 %(names)s 生成登录链接"))
+        ),
+        "links_revoked": EventText(
+            gettext_noop("登录"), _names_text(gettext_noop("作废 %(names)s 的登录链接"))
+        ),
         "credentials_sent": EventText(
-            gettext_noop("登录"), _names_text("通过论坛站内信把登录密码和链接发给 %(names)s 的玩家")
+            gettext_noop("登录"),
+            _names_text(gettext_noop("通过论坛站内信把登录密码和链接发给 %(names)s 的玩家")),
         ),
         "substitute_recorded": EventText(
             gettext_noop("替补"),
@@ -805,7 +811,7 @@ _CORE.update(
             characters=keys("character"),
         ),
         "timetable_changed": EventText(gettext_noop("时间表"), _timetable),
-        "close_moved": EventText(gettext_noop("时间表"), text_or("关门时间已调整")),
+        "close_moved": EventText(gettext_noop("时间表"), text_or(gettext_noop("关门时间已调整"))),
         "card": EventText(gettext_noop("判罚"), _card, characters=keys("character")),
         "card_added": EventText(
             gettext_noop("判罚"),

@@ -103,10 +103,11 @@ def testmatch_create_view(
             game=game, director=request_director(request), reason=reason
         )
         rows = [{"name": p.character.name, "password": p.secret} for p in passwords]
+        created = _("测试赛已创建")  # outside the f-string, where makemessages can find it
         context = {
             **site.each_context(request),
             **credentials_context(copy, rows, back=control_url(copy)),
-            "title": f"{copy.forum_title} · {_('测试赛已创建')}",
+            "title": f"{copy.forum_title} · {created}",
             "control": control_url(copy),
         }
         return TemplateResponse(request, "admin/royale/test_created.html", context)

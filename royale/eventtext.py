@@ -1230,7 +1230,7 @@ def _revenant(template: str) -> TextFn:
 
 
 def _revenant_returned(p: Payload, ctx: LogContext) -> str:
-    text = _revenant("【%(event)s】%(name)s 未能击杀玩家，重回出局")(p, ctx)
+    text = _revenant(gettext_noop("【%(event)s】%(name)s 未能击杀玩家，重回出局"))(p, ctx)
     if p.get("dropped"):
         text += _("，掉落%(items)s") % {"items": items(p["dropped"], ctx)}
     return text
@@ -1577,10 +1577,10 @@ TEXTS: dict[str, EventText] = {
     "item_vanished": EventText(gettext_noop("道具"), _item_vanished),
     # the day's steps
     "game_created": EventText(gettext_noop("开局"), _game_created),
-    "day_closed": EventText(gettext_noop("阶段切换"), _day("%(day)s关门")),
+    "day_closed": EventText(gettext_noop("阶段切换"), _day(gettext_noop("%(day)s关门"))),
     "night_opened": EventText(gettext_noop("阶段切换"), _night_opened),
-    "night_ended": EventText(gettext_noop("阶段切换"), _day("%(day)s夜间行动截止")),
-    "night_closed": EventText(gettext_noop("阶段切换"), _day("%(day)s夜晚结算完成")),
+    "night_ended": EventText(gettext_noop("阶段切换"), _day(gettext_noop("%(day)s夜间行动截止"))),
+    "night_closed": EventText(gettext_noop("阶段切换"), _day(gettext_noop("%(day)s夜晚结算完成"))),
     "stage": EventText(gettext_noop("结算步骤"), _stage, step=True),
     "bleeding": EventText(gettext_noop("流血"), _bleeding, characters=keys("character")),
     "places_vanished": EventText(
@@ -1650,8 +1650,8 @@ TEXTS: dict[str, EventText] = {
         ),
     ),
     "lot_listed": EventText(gettext_noop("拍卖行"), _lot_listed),
-    "auction_listed": EventText(gettext_noop("拍卖行"), text_or("拍卖行上架新拍品")),
-    "auction_closed": EventText(gettext_noop("拍卖行"), text_or("拍卖行今日成交")),
+    "auction_listed": EventText(gettext_noop("拍卖行"), text_or(gettext_noop("拍卖行上架新拍品"))),
+    "auction_closed": EventText(gettext_noop("拍卖行"), text_or(gettext_noop("拍卖行今日成交"))),
     "auction_result": EventText(gettext_noop("拍卖行"), _auction_result),
     "auction_settled": EventText(
         gettext_noop("拍卖行"), _auction_settled, characters=keys("winner")
@@ -1692,13 +1692,13 @@ TEXTS: dict[str, EventText] = {
     ),
     "director_used": EventText(gettext_noop("导演干预"), _director_used),
     # daily events and NPCs
-    "day_event": EventText(gettext_noop("随机事件"), text_or("今日事件")),
+    "day_event": EventText(gettext_noop("随机事件"), text_or(gettext_noop("今日事件"))),
     "events_today": EventText(gettext_noop("随机事件"), _events_today),
     "event_effect": EventText(
         gettext_noop("随机事件"), _event_effect, characters=keys("character")
     ),
     "villain": EventText(
-        gettext_noop("随机事件"), text_or("今日的恶棍"), characters=keys("character")
+        gettext_noop("随机事件"), text_or(gettext_noop("今日的恶棍")), characters=keys("character")
     ),
     "villain_gone": EventText(
         gettext_noop("随机事件"), _villain_gone, characters=keys("character")
@@ -1716,28 +1716,32 @@ TEXTS: dict[str, EventText] = {
         gettext_noop("奖励"), _reward_claimed, characters=keys("character")
     ),
     "broadcast": EventText(
-        gettext_noop("随机事件"), text_or("永不停歇的电波"), characters=keys("bounties")
+        gettext_noop("随机事件"),
+        text_or(gettext_noop("永不停歇的电波")),
+        characters=keys("bounties"),
     ),
-    "bounty": EventText(gettext_noop("随机事件"), text_or("悬赏"), characters=keys("bounties")),
+    "bounty": EventText(
+        gettext_noop("随机事件"), text_or(gettext_noop("悬赏")), characters=keys("bounties")
+    ),
     "power_ranking": EventText(
-        gettext_noop("随机事件"), text_or("战力排名"), characters=keys("rows")
+        gettext_noop("随机事件"), text_or(gettext_noop("战力排名")), characters=keys("rows")
     ),
-    "nest": EventText(gettext_noop("随机事件"), text_or("发现了新的奇异巢穴")),
+    "nest": EventText(gettext_noop("随机事件"), text_or(gettext_noop("发现了新的奇异巢穴"))),
     "night_parade": EventText(
-        gettext_noop("随机事件"), text_or("百鬼夜行"), characters=keys("revenants")
+        gettext_noop("随机事件"), text_or(gettext_noop("百鬼夜行")), characters=keys("revenants")
     ),
     "night_parade_over": EventText(
-        gettext_noop("随机事件"), text_or("百鬼夜行结束"), characters=keys("returned")
+        gettext_noop("随机事件"), text_or(gettext_noop("百鬼夜行结束")), characters=keys("returned")
     ),
     "winter_shrink": EventText(gettext_noop("随机事件"), _winter),
     "revenant_revived": EventText(
         gettext_noop("随机事件"),
-        _revenant("【%(event)s】%(name)s 击杀了玩家，继续留在场上"),
+        _revenant(gettext_noop("【%(event)s】%(name)s 击杀了玩家，继续留在场上")),
         characters=keys("character"),
     ),
     "revenant_fell": EventText(
         gettext_noop("随机事件"),
-        _revenant("【%(event)s】%(name)s 在击杀玩家之前倒下，回到原先的出局"),
+        _revenant(gettext_noop("【%(event)s】%(name)s 在击杀玩家之前倒下，回到原先的出局")),
         characters=keys("character"),
     ),
     "revenant_returned": EventText(
@@ -1745,8 +1749,8 @@ TEXTS: dict[str, EventText] = {
     ),
     "npc_placed": EventText(gettext_noop("NPC"), _npc_placed),
     "npc_left": EventText(gettext_noop("NPC"), _npc_left),
-    "npcs_left": EventText(gettext_noop("NPC"), text_or("NPC 离开了")),
-    "riddle": EventText(gettext_noop("谜题"), text_or("每日谜题")),
+    "npcs_left": EventText(gettext_noop("NPC"), text_or(gettext_noop("NPC 离开了"))),
+    "riddle": EventText(gettext_noop("谜题"), text_or(gettext_noop("每日谜题"))),
     "riddle_answer": EventText(gettext_noop("谜题"), _riddle_answer, characters=keys("character")),
     "riddle_paid": EventText(gettext_noop("谜题"), _riddle_paid, characters=keys("paid")),
     "test_prize_earned": EventText(

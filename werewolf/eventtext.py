@@ -557,43 +557,65 @@ TEXTS: dict[str, EventText] = {
         characters=_firsts("totals"),
     ),
     "ballot": EventText(gettext_noop("投票"), _ballot, characters=keys("target")),
-    "no_one_out": EventText(gettext_noop("投票结果"), text_or("投票出现平票，无人出局。")),
-    "feign": EventText(gettext_noop("技能"), text_or("白痴发动[装傻]"), characters=keys("id")),
-    "lost_feign": EventText(gettext_noop("技能"), text_or("白痴失去[装傻]")),
-    "sacrifice": EventText(gettext_noop("技能"), text_or("高僧发动[献身]"), characters=keys("id")),
+    "no_one_out": EventText(
+        gettext_noop("投票结果"), text_or(gettext_noop("投票出现平票，无人出局。"))
+    ),
+    "feign": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("白痴发动[装傻]")), characters=keys("id")
+    ),
+    "lost_feign": EventText(gettext_noop("技能"), text_or(gettext_noop("白痴失去[装傻]"))),
+    "sacrifice": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("高僧发动[献身]")), characters=keys("id")
+    ),
     "substitute": EventText(
-        gettext_noop("技能"), text_or("情痴代替出局"), characters=keys("target", "lover")
+        gettext_noop("技能"),
+        text_or(gettext_noop("情痴代替出局")),
+        characters=keys("target", "lover"),
     ),
-    "charm": EventText(gettext_noop("技能"), text_or("梦中人发动[魅惑]")),
+    "charm": EventText(gettext_noop("技能"), text_or(gettext_noop("梦中人发动[魅惑]"))),
     "shot": EventText(
-        gettext_noop("技能"), text_or("猎人发动[最后一枪]"), characters=keys("hunter", "target")
+        gettext_noop("技能"),
+        text_or(gettext_noop("猎人发动[最后一枪]")),
+        characters=keys("hunter", "target"),
     ),
-    "sheriff": EventText(gettext_noop("警长"), text_or("警长变更"), characters=keys("sheriff")),
-    "badge_withdrawn": EventText(gettext_noop("警长"), text_or("警长由导演组收回")),
+    "sheriff": EventText(
+        gettext_noop("警长"), text_or(gettext_noop("警长变更")), characters=keys("sheriff")
+    ),
+    "badge_withdrawn": EventText(gettext_noop("警长"), text_or(gettext_noop("警长由导演组收回"))),
     "skills_lost": EventText(gettext_noop("技能"), _skills_lost),
     "faction_lost": EventText(gettext_noop("胜负"), _faction_lost),
-    "faction_forfeit": EventText(gettext_noop("胜负"), text_or("阵营判负")),
+    "faction_forfeit": EventText(gettext_noop("胜负"), text_or(gettext_noop("阵营判负"))),
     "surrender_asked": EventText(gettext_noop("投降"), _surrender_asked, characters=keys("by")),
     "surrender_refused": EventText(gettext_noop("投降"), _surrender_refused, characters=keys("by")),
-    "surrender": EventText(gettext_noop("投降"), text_or("投降，判负")),
+    "surrender": EventText(gettext_noop("投降"), text_or(gettext_noop("投降，判负"))),
     "game_over": EventText(gettext_noop("游戏结束"), _game_over, characters=keys("roles")),
     "red_card": EventText(gettext_noop("判罚"), _red_card, characters=keys("character")),
-    "vote_reminder": EventText(gettext_noop("投票提醒"), text_or("投票即将截止")),
+    "vote_reminder": EventText(gettext_noop("投票提醒"), text_or(gettext_noop("投票即将截止"))),
     # [061] 林峰
     "roster": EventText(gettext_noop("发身份"), _roster, characters=keys("members")),
     "converted": EventText(gettext_noop("阵营转换"), _converted, characters=keys("id")),
-    "stage": EventText(gettext_noop("技能"), text_or("铁柱公示票台名单")),
-    "pipe": EventText(gettext_noop("技能"), text_or("有角色进入吹笛状态")),
-    "unpipe": EventText(gettext_noop("胜负"), text_or("吹笛状态解除")),
-    "verify": EventText(gettext_noop("技能"), text_or("游侠公示查证结果")),
-    "hunt": EventText(gettext_noop("技能"), text_or("猎狼技能发动成功")),
+    "stage": EventText(gettext_noop("技能"), text_or(gettext_noop("铁柱公示票台名单"))),
+    "pipe": EventText(gettext_noop("技能"), text_or(gettext_noop("有角色进入吹笛状态"))),
+    "unpipe": EventText(gettext_noop("胜负"), text_or(gettext_noop("吹笛状态解除"))),
+    "verify": EventText(gettext_noop("技能"), text_or(gettext_noop("游侠公示查证结果"))),
+    "hunt": EventText(gettext_noop("技能"), text_or(gettext_noop("猎狼技能发动成功"))),
     "favor": EventText(
-        gettext_noop("技能"), text_or("天使发动[偏爱]"), characters=keys("angel", "target")
+        gettext_noop("技能"),
+        text_or(gettext_noop("天使发动[偏爱]")),
+        characters=keys("angel", "target"),
     ),
-    "possessed": EventText(gettext_noop("技能"), text_or("幽灵发动[附身]"), characters=keys("id")),
-    "barrier": EventText(gettext_noop("技能"), text_or("结界失效"), characters=keys("id")),
-    "legacy": EventText(gettext_noop("技能"), text_or("人质发动[遗志]"), characters=keys("target")),
-    "role_shown": EventText(gettext_noop("出局"), text_or("公示身份"), characters=keys("id")),
+    "possessed": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("幽灵发动[附身]")), characters=keys("id")
+    ),
+    "barrier": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("结界失效")), characters=keys("id")
+    ),
+    "legacy": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("人质发动[遗志]")), characters=keys("target")
+    ),
+    "role_shown": EventText(
+        gettext_noop("出局"), text_or(gettext_noop("公示身份")), characters=keys("id")
+    ),
     "vote_thread_pull_failed": EventText(gettext_noop("论坛"), _pull_failed),
     "werewolf_step_skipped": EventText(gettext_noop("引擎步骤"), _step_skipped),
     "engine_step": EventText(
