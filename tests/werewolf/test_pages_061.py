@@ -158,9 +158,9 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
             now=bj(3, 21, 2),
         )
         # A submission with an option (stored with its targets) reads as a sentence.
-        page = director_client.get(room)
-        assert page.status_code == 200
-        assert f"{ranger.name}：查证 → {queen.name}（公示结果）" in page.content.decode()
+        answer = director_client.get(room)
+        assert answer.status_code == 200
+        assert f"{ranger.name}：查证 → {queen.name}（公示结果）" in answer.content.decode()
         services.werewolf_deadlines_run(now=bj(3, 22, 2))
         services.werewolf_night_resolve(game=game, director=director)
         page = director_client.get(room).content.decode()
