@@ -3,18 +3,20 @@ through the API with their own browser sessions."""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 from collections.abc import Iterator
 from typing import Any
 
+import time_machine
 from django.test import Client
 
 from games import services as game_services
 from games.models import Character, Game
-from tests.conftest import START, ApiPlayer, SocketReader
+from tests.conftest import START, ApiPlayer, SocketReader, bj
 from tests.werewolf.engine.support import SEATS
-from werewolf import services
+from werewolf import services, store
 
 # The kinds of event only the directors (or the staff) ever see.
 DIRECTORS_ONLY = {
@@ -53,6 +55,28 @@ def werewolf_game(number: str = "099") -> tuple[Game, dict[int, int]]:
         genders={ids[seat]: "男" if seat % 2 else "女" for seat in SEATS},
     )
     return game, ids
+
+
+def lin_feng_draft(director: Any) -> tuple[Game, dict[str, str]]:
+    """A [061] 林峰 game as a director prepares it: 19 characters 演员1…演员19 with their login
+    passwords (returned by name), roles dealt from the seed, not yet started."""
+    game = game_services.game_create(
+        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
+    )
+    game.directors.add(director)
+    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
+    issued = game_services.character_passwords_generate(game=game, director=director)
+    return game, {i.character.name: i.secret for i in issued}
+
+
+def lin_feng_day_1(game: Game, director: Any, night_0: dt.datetime) -> None:
+    """The 开局夜 begun at ``night_0`` runs out (附身/遇难/票台 drawn from the seed) and the
+    director publishes it at 8:00 of day 1."""
+    services.werewolf_deadlines_run(now=night_0 + dt.timedelta(minutes=62))
+    with time_machine.travel(bj(1, 8), tick=False):
+        game_services.transitions_run_due(now=bj(1, 8))
+        if store.state_load(game).phase != "day":
+            services.werewolf_night_publish(game=game, director=director, reason="")
 
 
 class Player(ApiPlayer):

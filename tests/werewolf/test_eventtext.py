@@ -12,9 +12,9 @@ import time_machine
 
 from games import eventlog
 from games import services as game_services
-from games.models import Character, Event, Game
+from games.models import Event, Game
 from tests.conftest import bj
-from tests.werewolf.players import START, players, werewolf_game
+from tests.werewolf.players import lin_feng_day_1, lin_feng_draft, players, werewolf_game
 from werewolf import services, store
 from werewolf.engine import tally
 
@@ -111,18 +111,10 @@ def test_a_061_log_has_no_auction_words_and_names_the_prelude_the_opening_night(
 ) -> None:
     """[061] has no 竞拍贴: a role card's line names no 表演/挡刀; the night before day 1 is the
     开局夜 in every sentence and phase label, never 第 0 天/夜."""
-    game = game_services.game_create(
-        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
-    )
-    game.directors.add(director)
-    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
-    game_services.character_passwords_generate(game=game, director=director)
+    game, _ = lin_feng_draft(director)
     services.werewolf_setup(game=game)
     game_services.game_start(game=game, director=director, now=NIGHT_1)
-    services.werewolf_deadlines_run(now=NIGHT_1 + dt.timedelta(minutes=62))
-    with time_machine.travel(bj(1, 8), tick=False):
-        game_services.transitions_run_due(now=bj(1, 8))
-        services.werewolf_night_publish(game=game, director=director, reason="")
+    lin_feng_day_1(game, director, NIGHT_1)
     lines = _lines(Game.objects.get(pk=game.pk))
     cards = [line.text for line in lines if line.kind == "role_card"]
     assert len(cards) == 19

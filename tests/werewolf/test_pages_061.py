@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services as game_services
-from games.models import Character, Game
+from games.models import Game
 from tests.conftest import api_login, bj
-from tests.werewolf.players import START
+from tests.werewolf.players import lin_feng_day_1, lin_feng_draft
 from werewolf import services, store
 from werewolf.engine import get_ruleset
 
@@ -64,21 +64,12 @@ def _section(page: str, sid: str) -> str:
 def test_a_061_game_dealt_by_a_director_has_every_page(
     director: Any, director_client: Client
 ) -> None:
-    game = game_services.game_create(
-        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
-    )
-    game.directors.add(director)
-    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
-    issued = game_services.character_passwords_generate(game=game, director=director)
-    passwords = {i.character.name: i.secret for i in issued}
+    game, passwords = lin_feng_draft(director)
     services.werewolf_setup(game=game)
     game_services.game_start(game=game, director=director, now=NIGHT_0)
     _pages_answer(game, director_client, passwords)  # the prelude (附身, 遇难, 票台)
 
-    services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
-    with time_machine.travel(bj(1, 8), tick=False):
-        game_services.transitions_run_due(now=bj(1, 8))
-        services.werewolf_night_publish(game=game, director=director, reason="")
+    lin_feng_day_1(game, director, NIGHT_0)
     assert store.state_load(game).phase == "day"
     _pages_answer(game, director_client, passwords)  # day 1
 
@@ -94,12 +85,7 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
     """[061] has no 竞拍贴: before the start the night room asks only each 马甲's gender (no
     表演/挡刀/性别卡/金币), and the night's draft settles each kill line by line
     (每次指杀依次结算)."""
-    game = game_services.game_create(
-        kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
-    )
-    game.directors.add(director)
-    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
-    game_services.character_passwords_generate(game=game, director=director)
+    game, _ = lin_feng_draft(director)
     services.werewolf_setup(game=game)
     room = reverse("admin:werewolf_night", args=[game.pk])
     page = director_client.get(room).content.decode()
@@ -128,10 +114,7 @@ def test_the_061_night_room_asks_only_the_genders_and_shows_each_kill_settled(
         "（2）铁柱：决定因&lt;票台&gt;不能被投票的角色名单；选择&lt;诅咒&gt;的目标",
     ]
     assert {st for name, st in steps if st != "进行中"} == {"今晚无此步骤"}
-    services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
-    with time_machine.travel(bj(1, 8), tick=False):
-        game_services.transitions_run_due(now=bj(1, 8))
-        services.werewolf_night_publish(game=game, director=director, reason="")
+    lin_feng_day_1(game, director, NIGHT_0)
     with time_machine.travel(bj(3, 21, 1), tick=False):
         game_services.transitions_run_due(now=bj(3, 21, 1))
         state = store.state_load(game)

@@ -16,7 +16,7 @@ from django.test import Client
 from games import services as game_services
 from games.models import Character
 from tests.conftest import api_login, bj
-from tests.werewolf.players import START
+from tests.werewolf.players import lin_feng_day_1, lin_feng_draft
 from werewolf import services, store
 from werewolf.engine import get_ruleset
 from werewolf.views import _options
@@ -30,16 +30,8 @@ ROLES = list(RULES.roles)  # one of each of the 19 roles, 演员1 … 演员19 i
 
 class Table:
     def __init__(self, director: Any) -> None:
-        self.game = game_services.game_create(
-            kind="werewolf", ruleset="lin_feng_061", number="061", title="林峰", start_date=START
-        )
-        self.game.directors.add(director)
+        self.game, self.passwords = lin_feng_draft(director)
         self.director = director
-        Character.objects.bulk_create(
-            Character(game=self.game, name=f"演员{n}") for n in range(1, 20)
-        )
-        issued = game_services.character_passwords_generate(game=self.game, director=director)
-        self.passwords = {i.character.name: i.secret for i in issued}
         self.ids = {
             role: Character.objects.get(game=self.game, name=f"演员{n}").pk
             for n, role in enumerate(ROLES, 1)
@@ -71,10 +63,7 @@ class Table:
         return {role: self.page(role) for role in ROLES}
 
     def to_day_1(self) -> None:
-        services.werewolf_deadlines_run(now=NIGHT_0 + dt.timedelta(minutes=62))
-        with time_machine.travel(bj(1, 8), tick=False):
-            game_services.transitions_run_due(now=bj(1, 8))
-            services.werewolf_night_publish(game=self.game, director=self.director, reason="")
+        lin_feng_day_1(self.game, self.director, NIGHT_0)
         assert store.state_load(self.game).phase == "day"
 
 
