@@ -57,7 +57,6 @@ BOTS_061 = (
     "翠竹", "苍柏", "银杏", "紫藤", "寒梅", "山茶", "玉兰", "丁香",
     "海棠", "木槿", "芙蓉", "杜鹃", "合欢", "石榴", "梧桐", "香樟",
 )  # fmt: skip
-# (number, ruleset, title, humans, bots, the humans' first forum uid and forum name)
 DEMOS: dict[str, DemoSpec] = {
     spec.number: spec
     for spec in (
@@ -155,8 +154,7 @@ class _Seat:
         for skill in pending(self.state, self.pid):
             # Chosen afresh after a refusal (a limit the bot could not see); in the end it
             # passes, as a player would.
-            tries = (lambda b, s=skill: b.choose(s) for _ in range(TRIES))
-            if not any(self.submit(choose(self.bot())) for choose in tries):
+            if not any(self.submit(self.bot().choose(skill)) for _ in range(TRIES)):
                 self.submit(Forgo(actor=self.pid, skill=skill))
         if self.state.phase == DAY:
             for action in self.bot().anytime():
