@@ -706,32 +706,12 @@ def _lf_kills(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
         name = t.name
         head = f"第{number}次指杀"
         d.note(head, f"{d.name(actor)}指杀{name}。", target=target, actor=actor)
-        blocked = None
+        blocked = False
         for step, check in enumerate(checks, start=1):
-            if check == "cure":
-                if target in n.cures:
-                    blocked = f"{name}是<救治>的目标，指杀无效。"
-                else:
-                    d.note(head, f"{step}. {name}不是<救治>的目标。")
-            elif check == "vigilant":
-                if "vigilant" in t.skills and not t.used.get("vigilant") and target not in spent:
-                    spent.add(target)
-                    n.op("used", target, "vigilant")
-                    blocked = f"{name}发动<警惕>，不出局。"
-                else:
-                    d.note(head, f"{step}. {name}没有可发动的<警惕>。")
-            elif check == "tiangang":
-                if "tiangang" in t.skills and d.day <= _tiangang(d):
-                    blocked = f"{name}受<天罡护体>，不出局。"
-                else:
-                    d.note(head, f"{step}. {name}不受<天罡护体>。")
-            elif check == "guard":
-                if _guarded(d, t):
-                    blocked = f"{name}受<守护>，不出局。"
-                else:
-                    d.note(head, f"{step}. {name}不受<守护>。")
+            blocked = _kill_blocked(d, n, t, check, spent)
+            said = KILL_CHECK_TEXTS[check][0 if blocked else 1]
+            d.note(head, f"{step}. {name}{said}。", target=target, actor=actor)
             if blocked:
-                d.note(head, f"{step}. {blocked}", target=target, actor=actor)
                 break
         if blocked:
             continue
@@ -751,6 +731,30 @@ def _lf_kills(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
                 sources.setdefault(str(target), []).append(poisoner)
         n.tell(poisoner, "cure", f"{d.name(target)}{_told(out)}。", target=target, out=out)
     n.op("nflag", "lf_sources", sources)
+
+
+# 每次指杀依次结算: each check's line when it stops the kill, and when it does not.
+KILL_CHECK_TEXTS = {
+    "cure": ("是<救治>的目标，指杀无效", "不是<救治>的目标"),
+    "vigilant": ("发动<警惕>，不出局", "没有可发动的<警惕>"),
+    "tiangang": ("受<天罡护体>，不出局", "不受<天罡护体>"),
+    "guard": ("受<守护>，不出局", "不受<守护>"),
+}
+
+
+def _kill_blocked(d: Draft, n: Night, t: Player, check: str, spent: set[int]) -> bool:
+    """Whether ``check`` stops this kill on ``t``; 警惕 is spent by the first kill it stops."""
+    if check == "cure":
+        return t.id in n.cures
+    if check == "vigilant":
+        if "vigilant" not in t.skills or t.used.get("vigilant") or t.id in spent:
+            return False
+        spent.add(t.id)
+        n.op("used", t.id, "vigilant")
+        return True
+    if check == "tiangang":
+        return "tiangang" in t.skills and d.day <= _tiangang(d)
+    return check == "guard" and _guarded(d, t)
 
 
 def _told(out: bool) -> str:
