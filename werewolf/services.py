@@ -530,18 +530,29 @@ def werewolf_day_vote(
     """Settle the day's vote from weighted totals counted elsewhere (the portal, a recount).
     ``ballots``: the final ballots ``(voter, target)``, earliest naming post first, for the
     rulesets whose vote asks who voted (061's 公敌, 怨恨, 共死); without them, nobody did."""
-    now = timezone.now()
     with transaction.atomic():
         locked = game_lock(game)
         _live(locked)
-        payload: dict[str, Any] = {
-            "totals": {str(c): str(v) for c, v in totals.items()},
-            "now": _now(now),
-        }
-        if ballots is not None:
-            payload["ballots"] = [[int(v), int(t)] for v, t in ballots]
-        after, events = _run(game=locked, op="day_vote", payload=payload)
-        events_append(game=locked, events=events, now=now, director=director, reason=reason)
+        return _day_vote_settle(locked, director, totals, reason, ballots)
+
+
+def _day_vote_settle(
+    locked: Game,
+    director: User | None,
+    totals: Mapping[int, Fraction | int],
+    reason: str,
+    ballots: Sequence[tuple[int, int]] | None,
+) -> GameState:
+    """The day's vote settled on a locked, live game and logged."""
+    now = timezone.now()
+    payload: dict[str, Any] = {
+        "totals": {str(c): str(v) for c, v in totals.items()},
+        "now": _now(now),
+    }
+    if ballots is not None:
+        payload["ballots"] = [[int(v), int(t)] for v, t in ballots]
+    after, events = _run(game=locked, op="day_vote", payload=payload)
+    events_append(game=locked, events=events, now=now, director=director, reason=reason)
     return after
 
 
@@ -573,13 +584,7 @@ def werewolf_day_count(
                 raise InvalidInput("选票中有不在场的角色。", reason="not alive")
         totals = engine.tally(state, dict(ballots))
         asks = engine.get_ruleset(state.ruleset).day_ballots
-        return werewolf_day_vote(
-            game=locked,
-            director=director,
-            totals=totals,
-            reason=reason,
-            ballots=list(ballots) if asks else None,
-        )
+        return _day_vote_settle(locked, director, totals, reason, list(ballots) if asks else None)
 
 
 def werewolf_red_card(
