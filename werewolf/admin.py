@@ -191,7 +191,7 @@ class AuctionForm(_StateForm, InterventionForm):
         if self.state is None:
             return
         # A ruleset without a 竞拍贴 ([061]) has only the 马甲's gender to enter.
-        self.has_auction = any(get_ruleset(self.state.ruleset).auction_prices.values())
+        self.has_auction = get_ruleset(self.state.ruleset).has_auction
         self.columns = self.COLUMNS if self.has_auction else ("gender",)
         known = (
             selectors.werewolf_auction(game=self.game)
@@ -627,7 +627,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
     return {
         "game": game,
         "state": state,
-        "auction": any(rs.auction_prices.values()),
+        "auction": rs.has_auction,
         "winner_name": _winner_name(rs, state.winner),
         "draft_winner_name": _winner_name(rs, draft.get("winner")) if draft else "",
         "phase_name": PHASE_NAMES.get(state.phase, state.phase),

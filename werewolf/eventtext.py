@@ -59,7 +59,7 @@ class Lookup:
     @property
     def auction(self) -> bool:
         """The ruleset has a 竞拍贴 (表演/挡刀 mean something: [099], not [061])."""
-        return self.rs is None or any(self.rs.auction_prices.values())
+        return self.rs is None or self.rs.has_auction
 
     def step(self, key: Any) -> str:
         if self.rs is not None:

@@ -197,7 +197,7 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         "lf": _lin_feng(page, rs, names),
         "card": page["card"],
         # 表演/挡刀 are bought at [099]'s auction; a ruleset without one has neither.
-        "auction": any(rs.auction_prices.values()),
+        "auction": rs.has_auction,
         "usable": usable,
         "sense": log["sense"],
         "leader": names.get(team_night["leader"]) if team_night and team_night["leader"] else "",

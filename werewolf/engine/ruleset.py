@@ -187,6 +187,11 @@ class Ruleset:
     def step(self, key: str) -> NightStep:
         return next(s for s in self.night_steps if s.key == key)
 
+    @property
+    def has_auction(self) -> bool:
+        """A 竞拍贴 prices 表演/挡刀/性别卡 before the start ([099]); [061] has none."""
+        return any(self.auction_prices.values())
+
     def text(self, key: str, **values: Any) -> str:
         return self.texts[key].format(**values)
 
