@@ -344,6 +344,11 @@ def _you_are_out(p: Payload, ctx: LogContext) -> str:
 
 
 def _window_open(p: Payload, ctx: LogContext) -> str:
+    if p.get("closes") == "night_open":
+        return _("%(name)s 可在下一个夜晚开始（关门）前发动[%(skill)s]") % {
+            "name": _subject(ctx),
+            "skill": p.get("name") or _look(ctx).skill(p.get("skill")),
+        }
     return _("%(name)s 可在 %(until)s 前发动[%(skill)s]") % {
         "name": _subject(ctx),
         "until": epoch_text(p.get("until")) or _("时限内"),

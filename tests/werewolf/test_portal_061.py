@@ -304,3 +304,42 @@ def test_a_drifters_role_card_never_names_the_faction_it_followed(table: Table) 
     queen = re.search(r'<p class="ww-role-name">.*?</p>', table.page("wolf_queen"), re.S)
     assert queen is not None
     assert '<span class="tag">狼人阵营</span>' in queen.group(0)
+
+
+def test_a_wolf_voted_out_at_the_close_gives_the_keeper_until_the_next_nights_open(
+    table: Table,
+) -> None:
+    """<勾魂>: 每当有狼人阵营的玩家出局时，仅在下一个游戏日夜晚开始前… The 狼王 voted out at day
+    1's 关门 is that night's start: the 守宝人 picks during night 1 or day 2 (the portal says
+    so, not a clock time), and the pick converts at night 2's open (RULINGS 061-10)."""
+    table.to_day_1()
+    voters = [table.ids[r] for r in ("fox", "angel", "psychic")]
+    with time_machine.travel(bj(3, 20, 40), tick=False):
+        services.werewolf_day_count(
+            game=table.game,
+            director=table.director,
+            ballots=[(v, table.ids["wolf_king"]) for v in voters],
+            reason="论坛无法访问，手动计票",
+        )
+    services.werewolf_deadlines_run(now=bj(3, 20, 51))  # the 天使 lets 偏爱 pass
+    with time_machine.travel(bj(3, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(3, 21, 1))
+        state = store.state_load(table.game)
+        assert state.phase == "night"
+        assert not state.players[table.ids["wolf_king"]].alive
+        form = _form(table.page("keeper"), "soul")
+        assert "截止：下一个夜晚开始（关门）前" in form
+        assert "ww-countdown" not in form
+        table.post("keeper", key="s", op="use_skill", skill="soul", target=str(table.ids["fox"]))
+    _night_1_published(table)
+    state = store.state_load(table.game)
+    assert state.players[table.ids["fox"]].faction == "fox"  # not yet: 在游戏日夜晚开始后
+    assert _form(table.page("keeper"), "soul")  # still open on day 2
+    close = bj(5, 21, 1)
+    with time_machine.travel(close, tick=False):
+        game_services.transitions_run_due(now=close)
+    state = store.state_load(table.game)
+    assert state.phase == "night"
+    assert state.day == 2
+    assert state.players[table.ids["fox"]].faction == "treasure"
+    assert "勾魂成功。" in _section(table.page("keeper"), "ww-feedback")

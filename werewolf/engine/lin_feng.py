@@ -33,7 +33,7 @@ from .night import APPLIERS, Hits, register_stage
 from .outcomes import Fired, open_window, out_by, register_trigger
 from .ruleset import Condition, Skill, Trigger
 from .skills import WIDE, register_handler
-from .state import CAUSE_KILL, CAUSE_RED_CARD, CAUSE_VOTE, NIGHT, Player
+from .state import CAUSE_KILL, CAUSE_RED_CARD, CAUSE_VOTE, DAY, NIGHT, Player
 from .steps import subs
 from .views import option_words, submission
 
@@ -855,7 +855,16 @@ def _night_open(d: Draft) -> None:
     for w in [x for x in d.windows if x["skill"] == "soul"]:
         _drop(d, w)
         keeper = d.p(w["actor"])
-        for target in w.get("picks", []):
+        later = int(w.get("at_close", 0))
+        due = int(w.get("count", 1)) - later
+        if later:
+            # The counts added at this 关门 wait for the next night's open, picks and all
+            # when the whole window is theirs.
+            kept = w.get("picks", []) if due <= 0 else []
+            d.windows = (*d.windows, {**w, "count": later, "at_close": 0, "picks": kept})
+        if due <= 0:
+            continue
+        for target in w.get("picks", [])[:due]:
             if not keeper.alive or d.winner is not None:
                 break
             t = d.p(target)
@@ -991,15 +1000,31 @@ def _out_hook(d: Draft, pid: int, cause: str, night: bool) -> None:
         for q in _holders(d, "purgatory"):
             d.wp(q.id).counters["marks"] = q.counters.get("marks", 0) + 1
             _tell(d, q.id, "purgatory", "一名狼人阵营的角色出局，你获得一个<炼>标记。")
+        # An out settled by the day's vote happens at 关门, the very night's start: its pick
+        # can only come before the *following* night's start (RULINGS 061-10), so the count
+        # it adds is kept apart and survives this night's open.
+        at_close = int(d.phase == DAY and d.flags.get("voted") == d.day)
         for q in _holders(d, "soul"):
             current = next(
                 (w for w in d.windows if w["actor"] == q.id and w["skill"] == "soul"), None
             )
             if current is None:
                 open_window(d, q.id, "soul", night=night)
+                d.windows = tuple(
+                    {**w, "at_close": at_close}
+                    if w["actor"] == q.id and w["skill"] == "soul"
+                    else w
+                    for w in d.windows
+                )
             else:
                 d.windows = tuple(
-                    {**w, "count": int(w.get("count", 1)) + 1} if w is current else w
+                    {
+                        **w,
+                        "count": int(w.get("count", 1)) + 1,
+                        "at_close": int(w.get("at_close", 0)) + at_close,
+                    }
+                    if w is current
+                    else w
                     for w in d.windows
                 )
     if p.role == _key(d, "early_death_role"):

@@ -209,4 +209,7 @@ def open_window(d: Draft, pid: int, skill: str, *, night: bool) -> None:
     until = (d.now or 0.0) + minutes * 60
     entry: dict[str, Any] = {"skill": skill, "actor": pid, "until": until}
     d.windows = (*[x for x in d.windows if x["actor"] != pid or x["skill"] != skill], entry)
-    d.to(pid, "window_open", {"skill": skill, "name": d.rs.skills[skill].name, "until": until})
+    payload: dict[str, Any] = {"skill": skill, "name": d.rs.skills[skill].name, "until": until}
+    if w.until_night:
+        payload["closes"] = "night_open"
+    d.to(pid, "window_open", payload)

@@ -132,6 +132,8 @@ class NightStep:
 class Window:
     day_minutes: int  # after a death by day
     night_minutes_after_open: int  # after the next day's open, for a death at night
+    # The window really ends at the next night's open (061 勾魂); the minutes only bound it.
+    until_night: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +302,11 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"skills.{sk.key}.step", f"unknown step {sk.step}")
     sheriff = _need(data, "sheriff", dict, "")
     windows = {
-        k: Window(int(v["day_minutes"]), int(v["night_minutes_after_open"]))
+        k: Window(
+            int(v["day_minutes"]),
+            int(v["night_minutes_after_open"]),
+            until_night=v.get("closes") == "night_open",
+        )
         for k, v in _need(data, "windows", dict, "").items()
     }
     victory = {

@@ -126,6 +126,8 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
     for w in state.windows:
         if w["actor"] == pid:
             entry = _usable(rs.skills[w["skill"]], w["until"])
+            if rs.windows[w["skill"]].until_night:
+                entry["closes"] = "night_open"
             if "voters" in w:  # 怨恨 names one of the voters: the forum's ballots, public
                 entry["among"] = list(w["voters"])
             if "voted" in w:  # 偏爱: the one voted out (the tally is public)

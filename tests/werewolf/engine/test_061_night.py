@@ -359,15 +359,53 @@ def test_drifters_follow_their_host_silently() -> None:
     assert told - {None} == {13}  # (None: the directors' log)
 
 
-def test_soul_a_wolf_out_lets_the_keeper_convert_one_at_the_nights_open() -> None:
-    state, _ = vote(day1(), [(5, KING), (6, KING)])
+def king_voted_out(state: GameState) -> GameState:
+    """Day 1's vote puts the 狼王 out at 关门, and night 1 runs: the 勾魂 window it opened is
+    still open on day 2 (仅在下一个游戏日夜晚开始前 — the out was that night's start)."""
+    state, _ = vote(state, [(5, KING), (6, KING)])
+    state, _ = play(state)
     assert (KEEPER, "soul") in windows(state)
+    return state
+
+
+def test_soul_a_wolf_out_lets_the_keeper_convert_one_at_the_nights_open() -> None:
+    state = king_voted_out(day1())
     state, _ = window(state, KEEPER, "soul", FOX)
     assert faction(state, FOX) == "fox"  # 在游戏日夜晚开始后加入宝藏阵营
     state, _ = play(state)
     assert faction(state, FOX) == "treasure"
     assert "cunning" in state.players[FOX].skills
     assert feedback(state, KEEPER, "soul") == ["勾魂成功。"]
+    assert (KEEPER, "soul") not in windows(state)
+
+
+def test_soul_a_pick_made_before_the_close_that_outs_the_wolf_waits_a_night() -> None:
+    """The vote-out at 关门 is the night's start itself: a pick made then converts at the
+    next night's open, not at once."""
+    state, _ = vote(day1(), [(5, KING), (6, KING)])
+    state, _ = window(state, KEEPER, "soul", FOX)
+    state, _ = play(state)
+    assert faction(state, FOX) == "fox"
+    assert (KEEPER, "soul") in windows(state)
+    state, _ = play(state)
+    assert faction(state, FOX) == "treasure"
+
+
+def test_soul_a_wolf_killed_at_night_opens_a_window_until_the_next_nights_open() -> None:
+    state, _ = play(day1(), [(QUEEN, "kill", JUDGE)])
+    assert (JUDGE, "杀人") in outs(state)
+    assert (KEEPER, "soul") in windows(state)
+    state, _ = window(state, KEEPER, "soul", FOX)
+    state, _ = play(state)
+    assert faction(state, FOX) == "treasure"
+
+
+def test_soul_a_window_left_unused_closes_at_the_next_nights_open() -> None:
+    """守宝人在关门前仍未提交<勾魂>目标，视为放弃<勾魂>。"""
+    state = king_voted_out(day1())
+    state, _ = play(state)
+    assert (KEEPER, "soul") not in windows(state)
+    assert faction(state, FOX) == "fox"
 
 
 @pytest.mark.parametrize(
@@ -379,8 +417,7 @@ def test_soul_a_wolf_out_lets_the_keeper_convert_one_at_the_nights_open() -> Non
     ],
 )
 def test_soul_backlash_and_immune_roles(target: int, expected: str | None) -> None:
-    state = day1(possess=13)
-    state, _ = vote(state, [(5, KING), (6, KING)])
+    state = king_voted_out(day1(possess=13))
     state, _ = window(state, KEEPER, "soul", target)
     state, _ = play(state)
     assert ((KEEPER, expected) in outs(state)) == (expected is not None)
@@ -388,8 +425,7 @@ def test_soul_backlash_and_immune_roles(target: int, expected: str | None) -> No
 
 
 def test_soul_two_successes_sacrifice_the_keeper() -> None:
-    state = edit(day1(), KEEPER, counters={"souls": 1})
-    state, _ = vote(state, [(5, KING), (6, KING)])
+    state = king_voted_out(edit(day1(), KEEPER, counters={"souls": 1}))
     state, _ = window(state, KEEPER, "soul", FOX)
     state, _ = play(state)
     assert (KEEPER, "牺牲") in outs(state)
@@ -451,7 +487,7 @@ def test_red_card_is_not_blocked_by_guard() -> None:
 
 
 def test_a_night_with_only_a_backlash_is_no_peaceful_night() -> None:
-    state, _ = vote(day1(possess=13), [(5, KING), (6, KING)])
+    state = king_voted_out(day1(possess=13))
     state, _ = window(state, KEEPER, "soul", 13)
     state, _ = play(state)
     assert (KEEPER, "反噬") in outs(state)
@@ -506,24 +542,21 @@ def test_hunt_fails_when_the_hunter_was_the_last_wolf() -> None:
     assert public(events, "hunt") == []
 
 
-def test_soul_two_wolves_out_in_a_day_two_picks() -> None:
+def test_soul_each_wolf_out_opens_its_own_pick() -> None:
+    """每当有狼人阵营的玩家出局时: a wolf killed in night 1 gives a pick for night 2's open; the
+    狼王 voted out at day 2's 关门 gives another, which waits for night 3's open."""
     state = edit(day1(), KEEPER, skills=("soul", "backlash"))  # no 牺牲, to count both
-    state, _ = vote(state, [(5, KING), (6, KING)])
-    state = edit(state, JUDGE, alive=False)
-    from werewolf.engine.draft import open_draft
-    from werewolf.engine.outcomes import eliminate
-
-    from .support_061 import rng
-
-    d = open_draft(state, rng(), 0)
-    d.wp(JUDGE).alive = True
-    eliminate(d, JUDGE, "红牌罚下", night=False)
-    state = d.finish()
-    assert [w.get("count", 1) for w in state.windows if w["skill"] == "soul"] == [2]
+    state, _ = play(state, [(QUEEN, "kill", JUDGE)])
     state, _ = window(state, KEEPER, "soul", FOX)
+    state, _ = vote(state, [(5, KING), (6, KING)])
+    assert [w.get("count", 1) for w in state.windows if w["skill"] == "soul"] == [2]
+    state, _ = play(state)
+    assert [faction(state, p) for p in (FOX, ANGEL)] == ["treasure", "fox"]
+    assert [w.get("picks", []) for w in state.windows if w["skill"] == "soul"] == [[]]
     state, _ = window(state, KEEPER, "soul", ANGEL)
     state, _ = play(state)
     assert [faction(state, p) for p in (FOX, ANGEL)] == ["treasure", "treasure"]
+    assert (KEEPER, "soul") not in windows(state)
 
 
 def test_the_same_seed_and_actions_replay_the_same_game() -> None:
