@@ -16,7 +16,7 @@ from games.models import Character, Event, Game
 from werewolf import engine, store
 from werewolf.engine.ballot import day_voters
 from werewolf.engine.setup import genders_missing
-from werewolf.engine.state import GameState
+from werewolf.engine.state import SETUP, GameState
 from werewolf.errors import NotSetUp
 
 # The directors' events that show what the players did tonight, as they arrived.
@@ -66,6 +66,10 @@ def werewolf_day_voters(game: Game, day: int) -> frozenset[int] | None:
 
 
 def player_view(*, state: GameState, character_id: int) -> dict[str, Any]:
+    """A player's view once the game has started: a dealt game not started yet is still the
+    director's to adjust, and its cards reach nobody (分发身份 is the start)."""
+    if state.phase == SETUP:
+        raise NotSetUp()
     return engine.player_view(state, character_id)
 
 

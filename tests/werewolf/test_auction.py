@@ -62,11 +62,11 @@ def test_the_room_enters_genders_and_the_auction_and_the_cards_show_them(
     first, second = character(game, "玩家1"), character(game, "玩家2")
     roles = {p.id: p.role for p in werewolf_state(game=game).players.values()}
     assert TITLE in room(director_client, game)
-    entry = _form(
-        game,
-        玩家1={"gender": "女", "act": "3", "block": "-1", "gold": "10"},
-        玩家2={"gender": "男", "card": "女", "block": "2", "gold": "12"},
-    )
+    rows = {
+        "玩家1": {"gender": "女", "act": "3", "block": "-1", "gold": "10"},
+        "玩家2": {"gender": "男", "card": "女", "block": "2", "gold": "12"},
+    }
+    entry = _form(game, **rows)
     # No reason: nothing changes.
     _post(director_client, game, **entry)
     assert werewolf_state(game=game).players[first.pk].gender is None
@@ -90,12 +90,15 @@ def test_the_room_enters_genders_and_the_auction_and_the_cards_show_them(
     assert re.search(rf'name="act{first.pk}" value="3"', raw)
     assert re.search(rf'name="gold{second.pk}" value="12"', raw)
     assert re.search('<option value="女" selected>女</option>', raw)
-    # The players' own role cards.
+    # The players' own role cards, once the game starts (every 马甲's gender entered first).
+    rest = {f"玩家{n}": {"gender": "男"} for n in range(3, 19)}
+    _post(director_client, game, reason="补录性别", **_form(game, **rows, **rest))
+    services.werewolf_start(game=game, director=director)
     card = re.sub(r"\s+", " ", text(login(game, "玩家1"), game))
     assert "性别 女 · 表演 3 · 挡刀 -1" in card
     card = re.sub(r"\s+", " ", text(login(game, "玩家2"), game))
     assert "性别 女 · 表演 0 · 挡刀 2" in card
-    assert store.replay(game=game).to_json() == state.to_json()  # type: ignore[union-attr]
+    assert store.replay(game=game).to_json() == werewolf_state(game=game).to_json()
 
 
 def test_a_bid_costing_more_than_the_gold_is_refused_and_changes_nothing(

@@ -41,8 +41,8 @@ DIRECTORS_WORDS = ("按座位表调整身份", "核对无误", "导演关门")
 
 def _own_card(text: str, who: int, cards: set[str]) -> str:
     """``text`` without the rule post's words that the reader's own role cards quote (the
-    狼后's 传位 names the 幽灵, the 毒士's 炼狱 the ‹炼›, …; ``cards``: the roles of every card
-    it was sent — the seed's deal came before the director's 调整身份) and without the post's
+    狼后's 传位 names the 幽灵, the 毒士's 炼狱 the ‹炼›, …; ``cards``: the roles of the card it
+    was sent) and without the post's
     step names of the night flow (（11）宝藏：选择<预言>的目标 …), which name roles, not
     players."""
     skills = {s for role in cards | {SEATS[who]} for s in RULES.roles[role].skills}
@@ -110,6 +110,8 @@ def _check_reader(p: Played, who: int, trace: list[str]) -> None:
     n_json, _n_html = p.before_end[who]
     frames = list(dicts(p.readers[who].json[:n_json]))
     cards = {f["payload"]["role"] for f in frames if f.get("kind") == "role_card"}
+    # 分发身份 at the start: the seed's deal, replaced by the director's 调整身份, sent nothing.
+    assert cards == {SEATS[who]}, who
     mine = _own_card(text, who, cards)
     # Another's role: never beside its name, nor as a ``role`` beside its id.
     known = _allowed_roles(who)

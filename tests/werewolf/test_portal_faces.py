@@ -100,6 +100,7 @@ def test_the_irreversible_skills_are_the_posts_once_only_and_final_ones() -> Non
 
 def test_the_role_card_shows_each_skills_text_from_the_post() -> None:
     game = dealt_game()
+    services.werewolf_start(game=game, director=None)
     witch = text(login(game, "玩家7"), game)
     for skill in ("sense", "save", "poison"):
         assert RULES.skills[skill].text in witch

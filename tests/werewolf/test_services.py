@@ -47,9 +47,26 @@ def test_a_game_of_a_post_whose_ruleset_is_not_written_yet_cannot_be_dealt() -> 
     assert not game.events.exists()
 
 
-def test_the_deal_sends_each_player_its_own_card_and_a_second_deal_is_refused() -> None:
+def test_the_start_sends_each_player_only_its_last_deals_card(director: Any) -> None:
+    """The seed's deal, then 调整身份 (先知 ↔ 村民, 狼人 ↔ 村民): nobody hears a card of the
+    seed's deal, and at the start each player gets the adjusted deal's card and team only."""
     game, ids = werewolf_game()
     cast = players(game)
+    assert all(p.heard("role_card") == [] and p.heard("team") == [] for p in cast.values())
+    swapped = {ids[s]: r for s, r in {**_seats(), 6: "villager", 15: "seer"}.items()}
+    services.werewolf_roles_set(game=game, director=director, roles=swapped, reason="换位")
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
+    assert [c["name"] for c in cast[6].heard("role_card")] == ["村民"]
+    assert [c["name"] for c in cast[15].heard("role_card")] == ["先知"]
+    assert "先知" not in json.dumps(cast[6].me(), ensure_ascii=False)
+
+
+def test_the_start_sends_each_player_its_own_card_and_a_second_deal_is_refused(
+    director: Any,
+) -> None:
+    game, ids = werewolf_game()
+    cast = players(game)
+    services.werewolf_start(game=game, director=director, now=NIGHT_1)
     assert [c["name"] for c in cast[6].heard("role_card")] == ["先知"]
     assert [c["name"] for c in cast[1].heard("role_card")] == ["狼人"]
     team = cast[1].heard("team")[0]["members"]

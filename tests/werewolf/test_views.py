@@ -95,8 +95,17 @@ def test_before_the_deal_the_page_says_wait() -> None:
     assert "身份尚未发放" in text(login(game, "玩家1"), game)
 
 
+def test_a_dealt_game_shows_no_card_until_it_starts() -> None:
+    """分发身份 is the start: until then the deal is the director's to adjust (调整身份)."""
+    game = dealt_game()
+    page = text(login(game, "玩家1"), game)
+    assert "身份尚未发放" in page
+    assert "狼人" not in page
+
+
 def test_the_role_card_is_private_and_the_wolves_see_their_team() -> None:
     game = dealt_game()
+    services.werewolf_start(game=game, director=None)
     wolf = text(login(game, "玩家1"), game)
     assert "身份卡" in wolf
     assert "狼人" in wolf

@@ -21,7 +21,7 @@ from .errors import GameOver, GendersMissing, NightNotDone
 from .hooks import hooks
 from .outcomes import out_by, replaced
 from .ruleset import CHECKS, Ruleset, RulesetError
-from .setup import genders_missing
+from .setup import cards_send, genders_missing
 from .skills import Now, seconds
 from .state import CAUSE_KILL, CAUSE_POISON, CAUSE_SHOT, DAY, LATE, NIGHT, OVER, SETUP, GameState
 from .steps import kills, pass_deadlines, progress, subs
@@ -59,6 +59,8 @@ def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameStat
         if missing:
             raise GendersMissing(missing)
     d = open_draft(state, rng, seconds(now))
+    if state.phase == SETUP:
+        cards_send(d)
     if d.rs.first == "night":
         d.day += 1  # night n comes before day n (099); with ``first: day`` night n follows day n
     d.phase = NIGHT

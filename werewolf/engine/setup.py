@@ -9,7 +9,7 @@ from typing import Any
 from games.engine.errors import InvalidInput
 from games.engine.events import GameEvent
 
-from .draft import open_draft
+from .draft import Draft, open_draft
 from .ruleset import Ruleset, get_ruleset
 from .state import GameState, Player
 
@@ -105,14 +105,21 @@ def new_game(
         )
     d = open_draft(GameState(ruleset=ruleset, players=players), rng)
     d.directors("deal", {"roles": {str(c): r for c, r in dealt.items()}})
-    for p in players.values():
+    return d.finish(), d.events
+
+
+def cards_send(d: Draft) -> None:
+    """分发身份: each player's role card, and its team where the faction 共群. Sent when the game
+    starts, not at the deal: until then the deal is the director's to adjust, and a card (or a
+    wolf's team list) of a deal replaced by 调整身份 would tell a player roles it never had."""
+    rs = d.rs
+    for p in d.players.values():
         d.to(p.id, "role_card", role_card(rs, p))
         if rs.factions[p.faction].team:
             team = [
-                {"id": o.id, "name": o.name} for o in players.values() if o.faction == p.faction
+                {"id": o.id, "name": o.name} for o in d.players.values() if o.faction == p.faction
             ]
             d.to(p.id, "team", {"faction": p.faction, "members": team})
-    return d.finish(), d.events
 
 
 def role_card(rs: Ruleset, p: Player) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from games.engine.errors import InvalidInput
-from werewolf.engine import auction_cost, get_ruleset, new_game
+from werewolf.engine import auction_cost, get_ruleset, new_game, night_open
 
 from .support import A99, rng
 
@@ -27,6 +27,8 @@ def test_deal_from_the_seed_has_the_posts_counts() -> None:
     assert {p.id: p.role for p in again.players.values()} == {
         p.id: p.role for p in state.players.values()
     }
+    assert [e.kind for e in events] == ["deal"]  # the directors' only: a deal may be adjusted
+    state, events = night_open(state, rng(5), 1_000.0)  # 分发身份 as the game starts
     cards = [e for e in events if e.kind == "role_card"]
     assert sorted(e.audience.character or 0 for e in cards) == list(range(1, 19))
     wolves = {p.id for p in state.players.values() if p.role == "wolf"}
