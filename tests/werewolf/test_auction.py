@@ -98,7 +98,9 @@ def test_the_room_enters_genders_and_the_auction_and_the_cards_show_them(
     assert "性别 女 · 表演 3 · 挡刀 -1" in card
     card = re.sub(r"\s+", " ", text(login(game, "玩家2"), game))
     assert "性别 女 · 表演 0 · 挡刀 2" in card
-    assert store.replay(game=game).to_json() == werewolf_state(game=game).to_json()
+    replayed = store.replay(game=game)
+    assert replayed is not None
+    assert replayed.to_json() == werewolf_state(game=game).to_json()
 
 
 def test_a_bid_costing_more_than_the_gold_is_refused_and_changes_nothing(
