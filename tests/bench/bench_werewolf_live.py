@@ -1,15 +1,32 @@
-"""Benchmark of a [099] night through the shell: submitted, resolved and published.
+"""Benchmark of a werewolf night through the shell, [099] and [061]: submitted, resolved, published.
 
     python tests/bench/bench_werewolf_live.py [--nights 20]
 
-Each run is a fresh 18-player game: night 1 opens (the director's start); every role with a
-night skill submits through ``werewolf_action_submit`` (the wolves elect a 主刀狼 who kills,
-the white wolf kills, the seer divines, the guard protects, the lover admires); the scheduler's
-deadline passes close the steps (the witch's turn opens and passes, and the draft is made);
-then the director reads the draft and publishes it: the row lock, the engine, the logged step,
-the events with their audiences, the characters' rows and the pushes after commit. Printed,
-never asserted: the targets are ≤ 50 ms in the engine (bench_werewolf_engine.py) and ≤ 1 s to
-publish.
+Each night is a fresh game's night 1, the two rulesets taking turns so that both see the same
+machine and database in the same run:
+
+[099], 18 players: night 1 opens (the director's start); every role with a night skill submits
+through ``werewolf_action_submit`` (the wolves elect a 主刀狼 who kills, the white wolf kills,
+the seer divines, the guard protects, the lover admires); the wolves' kill has opened the
+witch's turn, so the scheduler's first deadline pass (at 31 minutes) finds nothing due and the
+second (at 62) lets her turn pass and makes the draft.
+
+[061] 林峰, 19 players, one of each role: the game is prepared as a director does (characters
+with passwords, ``werewolf_setup``, ``game_start``), its 开局夜 runs out (附身, 遇难, 票台 drawn
+from the seed) and day 1 is published; the scheduler's ``transitions_run_due`` closes day 1 and
+opens night 1; 14 submissions (铁柱 票台/诅咒, 野心家 独尊, 妖狐 狡黠, 洞察者 明察, 吹笛者 吹笛,
+狼王 统领, 狼判官 审判/献策, 狼后 杀人, 游侠 查证/磐石, 宝藏 预言/传音); the 灵能 has nobody to
+感知 (no vote-out on day 1) and the 游侠 keeps its 守护, so the scheduler's deadline pass just
+after 关门四十分钟 forfeits their steps and makes the draft. The 毒士 has no ‹炼› mark on night 1,
+so 鸩毒 (and with it 救治/杀人) is not yet his to use. The scheduler's clock is set with
+time-machine where the shell reads the wall clock (the transition, the publish); the timings use
+``perf_counter``, which it leaves alone.
+
+Then, for both, the director reads the draft and publishes it: the row lock, the engine, the
+logged step, the events with their audiences, the characters' rows and the pushes after commit.
+Each game is set aside (finished) after its night, so the scheduler's scans stay one game long.
+Printed, never asserted: the targets are ≤ 50 ms in the engine (bench_werewolf_engine.py) and
+≤ 1 s to publish.
 """
 
 from __future__ import annotations
@@ -21,14 +38,24 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.bench.support import bench_run, django_migrated, percentile, where  # noqa: E402
+from tests.bench.support import bench_run, django_migrated, percentile, ratio, where  # noqa: E402
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.models import Game
 
 PUBLISH_TARGET_MS = 1000.0
+Rows = dict[str, list[float]]
+
+# --- [099] ------------------------------------------------------------------------------------
+
 # The engine tests' seats: 1-4 狼人, 5 白眼狼, 6 先知, 7 女巫, 8 守护, 9 情痴, 15-18 村民 ...
 SEATS = {
     **dict.fromkeys((1, 2, 3, 4), "wolf"),
@@ -54,15 +81,61 @@ NIGHT = [
     (9, "admire", 15),
 ]
 
+# --- [061] ------------------------------------------------------------------------------------
 
-def night(number: str, close: dt.datetime) -> dict[str, float]:
+RULESET_061 = "lin_feng_061"
+START_061 = dt.date(2026, 11, 2)  # a Monday: day 1 is two calendar days (no weekend extra)
+# (role, skill, target roles, option) in submission order; the 铁柱's 票台 is worked out from
+# the state (a third of the living, none of the 开局夜's), see ``stage_targets``.
+NIGHT_061: list[tuple[str, str, tuple[str, ...], str | None]] = [
+    ("pillar", "curse", ("wolf_judge",), None),
+    ("ambitious", "supreme", ("wolf_hunter",), None),
+    ("fox", "cunning", ("wolf_queen",), "wolf_queen"),
+    ("seer", "insight", ("angel",), None),
+    ("piper", "pipe", ("ranger",), None),
+    ("wolf_king", "command", ("fox", "wolf_hunter"), None),
+    ("wolf_judge", "judge", ("ambitious", "shadow", "ranger"), None),
+    ("wolf_judge", "advise", ("treasure", "keeper"), None),
+    ("wolf_queen", "kill", ("angel",), None),
+    ("ranger", "verify", ("wolf_queen",), "publish"),
+    ("ranger", "rock", ("seer",), None),
+    ("treasure", "prophecy", ("wolf_king",), None),
+    ("treasure", "whisper", (), "今晚小心"),
+]
+SUBMISSIONS_061 = len(NIGHT_061) + 1  # and the 票台
+
+
+def director() -> User:
     from django.contrib.auth.models import User
 
-    from games import services as game_services
-    from games.models import Character, GameStatus
+    user, _ = User.objects.get_or_create(username="bench-director", is_staff=True)
+    return user
+
+
+def set_aside(game: Game) -> None:
+    """The night measured, the game leaves the scheduler's scans (untimed)."""
+    from games.models import Game, GameStatus
+
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED)
+
+
+def submit(game: Game, character_id: int, data: dict[str, Any], now: dt.datetime) -> float:
+    """One player's submission through the shell; its time in ms."""
     from werewolf import services
 
-    director, _ = User.objects.get_or_create(username="bench-director", is_staff=True)
+    started = time.perf_counter()
+    services.werewolf_action_submit(
+        game_id=game.pk, character_id=character_id, data=data, key=None, now=now
+    )
+    return (time.perf_counter() - started) * 1000
+
+
+def night_099(number: str, close: dt.datetime) -> Rows:
+    from games import services as game_services
+    from games.models import Character, GameStatus
+    from werewolf import services, store
+
+    by = director()
     game = game_services.game_create(
         kind="werewolf",
         ruleset="arknights_099",
@@ -77,54 +150,175 @@ def night(number: str, close: dt.datetime) -> dict[str, float]:
         roles={ids[s]: r for s, r in SEATS.items()},
         genders={pk: "男" if s % 2 else "女" for s, pk in ids.items()},
     )
-    services.werewolf_start(game=game, director=director, now=close)
+    services.werewolf_start(game=game, director=by, now=close)
+    at = close + dt.timedelta(minutes=5)
+    each = [
+        submit(game, ids[seat], {"kind": "use_skill", "skill": skill, "targets": [ids[target]]}, at)
+        for seat, skill, target in NIGHT
+    ]
     started = time.perf_counter()
-    for seat, skill, target in NIGHT:
-        services.werewolf_action_submit(
-            game_id=game.pk,
-            character_id=ids[seat],
-            data={"kind": "use_skill", "skill": skill, "targets": [ids[target]]},
-            key=None,
-            now=close + dt.timedelta(minutes=5),
-        )
-    submitted = time.perf_counter()
     services.werewolf_deadlines_run(now=close + dt.timedelta(minutes=31))
+    first = time.perf_counter()
     services.werewolf_deadlines_run(now=close + dt.timedelta(minutes=62))
-    deadlines = time.perf_counter()
-    draft = services.werewolf_night_resolve(game=game, director=director)
+    second = time.perf_counter()
+    assert store.state_load(game).phase == "late", "the second deadline pass makes the draft"
+    resolving = time.perf_counter()
+    draft = services.werewolf_night_resolve(game=game, director=by)
     resolved = time.perf_counter()
-    services.werewolf_night_publish(game=game, director=director, reason="基准测试")
+    services.werewolf_night_publish(game=game, director=by, reason="基准测试")
     published = time.perf_counter()
     assert draft["hits"], "the wolves' kill should land"
+    set_aside(game)
     return {
-        "submit (9 skills)": (submitted - started) * 1000,
-        "deadline passes": (deadlines - submitted) * 1000,
-        "resolve (draft)": (resolved - deadlines) * 1000,
-        "publish": (published - resolved) * 1000,
+        f"submit ({len(NIGHT)} skills)": [sum(each)],
+        "one submission": each,
+        "deadline pass (none due)": [(first - started) * 1000],
+        "deadline pass (draft)": [(second - first) * 1000],
+        "resolve (reads draft)": [(resolved - resolving) * 1000],
+        "publish": [(published - resolved) * 1000],
     }
+
+
+def stage_targets(game: Game) -> list[int]:
+    """票台: a third of the living (rounded down), none the 铁柱 named the night before."""
+    from werewolf import store
+
+    state = store.state_load(game)
+    last = set(state.flags.get("lf_stage_last", []))
+    living = sorted((p.id for p in state.players.values() if p.alive), reverse=True)
+    return [pid for pid in living if pid not in last][: len(living) // 3]
+
+
+def night_061(number: str) -> Rows:
+    import time_machine
+
+    from games import services as game_services
+    from games.models import Character
+    from werewolf import services, store
+    from werewolf.engine import get_ruleset
+
+    by = director()
+    roles = list(get_ruleset(RULESET_061).roles)
+    # As a director prepares it: the game, its characters with their passwords, the deal.
+    game = game_services.game_create(
+        kind="werewolf", ruleset=RULESET_061, number=number, title="林峰", start_date=START_061
+    )
+    game.directors.add(by)
+    Character.objects.bulk_create(Character(game=game, name=f"演员{n}") for n in range(1, 20))
+    game_services.character_passwords_generate(game=game, director=by)
+    names = {c.name: c.pk for c in game.characters.all()}
+    ids = {role: names[f"演员{n}"] for n, role in enumerate(roles, 1)}
+    services.werewolf_setup(game=game, roles={ids[r]: r for r in roles})
+    timetable = game.timetable()
+    day_1 = timetable.due_at(1, "day_open")
+    night_0 = day_1 - dt.timedelta(hours=2)
+    game_services.game_start(game=game, director=by, now=night_0)
+    # The 开局夜 runs out; day 1 is published in its morning.
+    services.werewolf_deadlines_run(now=night_0 + dt.timedelta(minutes=62))
+    morning = day_1 + dt.timedelta(hours=8)
+    with time_machine.travel(morning, tick=True) as clock:
+        game_services.transitions_run_due(now=morning)
+        if store.state_load(game).phase != "day":
+            services.werewolf_night_publish(game=game, director=by, reason="")
+        # 关门: the scheduler's tick closes day 1 and opens night 1.
+        close = timetable.due_at(1, "day_close")
+        clock.move_to(close)
+        opening = time.perf_counter()
+        game_services.transitions_run_due(now=close)
+        opened = time.perf_counter()
+        assert store.state_load(game).phase == "night", "the close opens night 1"
+        at = close + dt.timedelta(minutes=5)
+        clock.move_to(at)
+        stage = {"kind": "use_skill", "skill": "stage", "targets": stage_targets(game)}
+        each = [submit(game, ids["pillar"], stage, at)]
+        for role, skill, targets, option in NIGHT_061:
+            data: dict[str, Any] = {
+                "kind": "use_skill",
+                "skill": skill,
+                "targets": [ids[t] for t in targets],
+            }
+            if option is not None:
+                data["option"] = option
+            each.append(submit(game, ids[role], data, at))
+        assert store.state_load(game).phase == "night", "the 灵能 and the 游侠 keep it open"
+        # 关门四十分钟: the 灵能's and the 游侠's steps are forfeited and the draft is made.
+        passing = close + dt.timedelta(minutes=41)
+        clock.move_to(passing)
+        started = time.perf_counter()
+        services.werewolf_deadlines_run(now=passing)
+        drafted = time.perf_counter()
+        assert store.state_load(game).phase == "late", "the deadline pass makes the draft"
+        clock.move_to(passing + dt.timedelta(minutes=5))
+        resolving = time.perf_counter()
+        draft = services.werewolf_night_resolve(game=game, director=by)
+        resolved = time.perf_counter()
+        services.werewolf_night_publish(game=game, director=by, reason="基准测试")
+        published = time.perf_counter()
+    assert [ids["angel"], "杀人"] in [h[:2] for h in draft["hits"]], "the 狼后's kill should land"
+    assert store.state_load(game).phase == "day", "published: day 2"
+    set_aside(game)
+    return {
+        "day close, night open": [(opened - opening) * 1000],
+        f"submit ({SUBMISSIONS_061} skills)": [sum(each)],
+        "one submission": each,
+        "deadline pass (draft)": [(drafted - started) * 1000],
+        "resolve (reads draft)": [(resolved - resolving) * 1000],
+        "publish": [(published - resolved) * 1000],
+    }
+
+
+def collect(rows: Rows, night: Rows) -> None:
+    for name, values in night.items():
+        rows.setdefault(name, []).extend(values)
+
+
+def table(title: str, rows: Rows) -> None:
+    print(f"\n{title}")
+    print(f"{'ms':<26}{'n':>6}{'p50':>9}{'p99':>9}{'max':>9}")
+    for name, values in rows.items():
+        print(
+            f"{name:<26}{len(values):>6}{percentile(values, 50):>9.1f}"
+            f"{percentile(values, 99):>9.1f}{max(values):>9.1f}"
+        )
+
+
+def compare(rows_099: Rows, rows_061: Rows) -> None:
+    print("\n[061] against [099], same run")
+    print(
+        f"{'ms':<26}{'099 p50':>9}{'099 p99':>9}{'061 p50':>9}{'061 p99':>9}"
+        f"{'p50 x':>8}{'p99 x':>8}"
+    )
+    for name in ("one submission", "deadline pass (draft)", "publish"):
+        a, b = rows_099[name], rows_061[name]
+        a50, a99, b50, b99 = (percentile(v, p) for v in (a, b) for p in (50, 99))
+        print(
+            f"{name:<26}{a50:>9.1f}{a99:>9.1f}{b50:>9.1f}{b99:>9.1f}"
+            f"{ratio(b50, a50):>8}{ratio(b99, a99):>8}"
+        )
+    for label, rows in (("[099]", rows_099), ("[061]", rows_061)):
+        p99 = percentile(rows["publish"], 99)
+        verdict = "ok" if p99 <= PUBLISH_TARGET_MS else "MISSED"
+        print(f"{label} publish p99 {p99:.1f} ms (target ≤ {PUBLISH_TARGET_MS:.0f} ms: {verdict})")
 
 
 def run(args: argparse.Namespace, db_label: str) -> int:
     django_migrated()
     print(
         f"werewolf live benchmark: {db_label}; Redis {where(os.environ.get('REDIS_URL'))}; "
-        f"18 players of [099], {args.nights} nights (one fresh game each) after a warm-up"
+        f"{args.nights} nights of each ruleset, taking turns (one fresh game each), after a "
+        f"warm-up of each: [099] 18 players, [061] {RULESET_061} 19 players"
     )
     close = dt.datetime(2026, 12, 1, 21, 0, tzinfo=dt.UTC)
-    night("warm", close)
-    rows: dict[str, list[float]] = {}
+    night_099("warm", close)
+    night_061("warm-061")
+    rows_099: Rows = {}
+    rows_061: Rows = {}
     for i in range(args.nights):
-        for name, value in night(f"b{i}", close).items():
-            rows.setdefault(name, []).append(value)
-    print(f"{'ms':<22}{'p50':>9}{'p99':>9}{'max':>9}")
-    for name, values in rows.items():
-        print(
-            f"{name:<22}{percentile(values, 50):>9.1f}{percentile(values, 99):>9.1f}"
-            f"{max(values):>9.1f}"
-        )
-    p99 = percentile(rows["publish"], 99)
-    verdict = "ok" if p99 <= PUBLISH_TARGET_MS else "MISSED"
-    print(f"publish p99 {p99:.1f} ms (target ≤ {PUBLISH_TARGET_MS:.0f} ms: {verdict})")
+        collect(rows_099, night_099(f"b{i}", close))
+        collect(rows_061, night_061(f"l{i}"))
+    table("[099] 18 players", rows_099)
+    table(f"[061] {RULESET_061}, 19 players", rows_061)
+    compare(rows_099, rows_061)
     return 0
 
 
