@@ -227,6 +227,37 @@ def _team_pick(p: Payload, ctx: LogContext) -> str:
     }
 
 
+def _toggled(p: Payload, ctx: LogContext) -> str:
+    on = _("开启") if p.get("on") else _("关闭")
+    return _("%(name)s %(on)s了[%(skill)s]") % {
+        "name": who(p.get("actor"), ctx) if p.get("actor") is not None else _subject(ctx),
+        "on": on,
+        "skill": p.get("name") or _look(ctx).skill(p.get("skill")),
+    }
+
+
+def _cooldown(p: Payload, ctx: LogContext) -> str:
+    skill = p.get("name") or _look(ctx).skill(p.get("skill"))
+    if p.get("on"):
+        return _("%(name)s 的[%(skill)s]进入冷却（%(days)s 天）") % {
+            "name": _subject(ctx),
+            "skill": skill,
+            "days": p.get("days"),
+        }
+    return _("%(name)s 的[%(skill)s]解除冷却") % {"name": _subject(ctx), "skill": skill}
+
+
+def _flipped(p: Payload, ctx: LogContext) -> str:
+    look = _look(ctx)
+    if p.get("from"):
+        return _("%(name)s 翻转身份：%(old)s → %(new)s") % {
+            "name": who(p.get("id"), ctx),
+            "old": look.role(p.get("from")),
+            "new": look.role(p.get("to")),
+        }
+    return _("%(name)s 翻转身份，成为 %(new)s") % {"name": _subject(ctx), "new": p.get("name")}
+
+
 def _team_vote(p: Payload, ctx: LogContext) -> str:
     return _("%(by)s 在[选举]中投给 %(target)s") % {
         "by": who(p.get("by"), ctx),
@@ -533,6 +564,9 @@ TEXTS: dict[str, EventText] = {
     "submitted": EventText(gettext_noop("技能"), _submitted, characters=keys("actor", "target")),
     "team_pick": EventText(gettext_noop("技能"), _team_pick, characters=keys("by", "target")),
     "team_vote": EventText(gettext_noop("选举"), _team_vote, characters=keys("by", "target")),
+    "toggled": EventText(gettext_noop("技能"), _toggled, characters=keys("actor")),
+    "cooldown": EventText(gettext_noop("技能"), _cooldown),
+    "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
     "leader_elected": EventText(
         gettext_noop("选举"),
         _leader,
@@ -646,6 +680,7 @@ PLAYER_LABELS = {
     "forgone": gettext_noop("已放弃 %(name)s"),
     "team_pick": gettext_noop("队友提交了 %(name)s → %(target_name)s"),
     "team_vote": gettext_noop("队友投票选举主刀狼 → %(target_name)s"),
+    "flipped": gettext_noop("你翻转了身份，现在是 %(name)s"),
     "leader_elected": gettext_noop("主刀狼：%(name)s"),
     "forfeited": gettext_noop("超时未行动，视为放弃：%(name)s"),
     "you_are_out": gettext_noop("你已出局"),

@@ -4,6 +4,7 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 
 - ``deal`` (d): after the roles are dealt (``new_game``);
 - ``night_open`` (d): the night's steps set, before any opens;
+- ``step_open`` (d, step): a night step has just opened (096's 通灵术 list before 招魂术);
 - ``night_end`` (d): after the night's eliminations are settled (in the draft and at publish);
 - ``day_open`` (d): at the night's publication, after the day's number is set;
 - ``out`` (d, pid, cause, night): after an elimination and its holder's triggers, before the
@@ -13,7 +14,8 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 - ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
 - ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
-- ``view`` (d, player, view) → view: what a player's own view adds (061's roster, 狼群, marks).
+- ``view`` (d, player, view) → view: what a player's own view adds (061's roster, 狼群, marks);
+- ``won`` (d, faction) → factions: who wins beside the winner (096's 中立 共同胜利).
 
 ``load_ruleset`` refuses a hook name that is not registered. No rule post is named here.
 """
@@ -29,6 +31,8 @@ POINTS = frozenset(
     {
         "deal",
         "night_open",
+        "step_open",
+        "won",
         "night_end",
         "day_open",
         "out",

@@ -25,7 +25,7 @@ RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 # Tags the posts use (<团队> team, <冷却:X> cooldown ... and 061/096's <锁定>/<觉醒>/<圣物>).
 TAGS = frozenset({"强制", "限定", "角色", "团队", "被动", "开关", "锁定", "觉醒", "圣物", "冷却"})
 TARGET_RULES = frozenset({"alive", "other", "teammate"})
-TARGET_COUNTS = frozenset({"0", "0-1", "1", "2", "3", "any", "third"})
+TARGET_COUNTS = frozenset({"0", "0-1", "1", "1-2", "2", "3", "any", "third"})
 NIGHTS = frozenset({"all", "prelude", "game"})
 
 
@@ -51,6 +51,8 @@ class Role:
     count: int
     skills: tuple[str, ...]
     note: str = ""  # the post's words under the role beyond its skills (互知共群, 无技能 ...)
+    undead: str | None = None  # 096: the role's [亡灵身份], the role a flip gives
+    group: str | None = None  # 096: the 共群 group its holders join (游侠, 狼群, 活尸)
 
 
 # When a trigger fires: ``replace`` (before someone goes out: 替死 takes its place), ``out``
@@ -99,11 +101,15 @@ class Skill:
     irreversible: bool = False
     # It reads the players' genders (魅惑: 异性玩家), so a game holding it needs every one.
     needs_genders: bool = False
+    cooldown: int = 0  # <冷却：X>: X days before it may be used again (096)
+    must: bool = False  # 此技能不允许放弃发动 without a <强制> tag (096's 许愿)
+    by_day: bool = False  # submitted by day, before the close (096's 藏匿, 毒素箭)
+    params: Mapping[str, Any] = field(default_factory=dict)  # the post's numbers for its handler
 
     @property
     def forced(self) -> bool:
         """<强制>: 不允许放弃发动 — it cannot be forgone, and missing it is a card (099 5(3))."""
-        return "强制" in self.tags
+        return "强制" in self.tags or self.must
 
     @property
     def limited(self) -> bool:
@@ -126,6 +132,9 @@ class NightStep:
     # Which nights it opens on: "all", "prelude" (only the night before the first day, 061's
     # 附身/遇难 and the 铁柱's first 票台) or "game" (every night but the prelude).
     nights: str = "all"
+    # It stays open until its deadline even once everyone has submitted: a <团队> pick may be
+    # changed by any member until then (096: the latest stands).
+    hold: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +194,11 @@ class Ruleset:
     status_names: Mapping[str, str] = field(default_factory=dict)
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # see ``hooks``
     params: Mapping[str, Any] = field(default_factory=dict)  # the hooks' own data
+    # 096's 共群 groups by key: {"name", "roles", "skills"} (游侠, 狼群, 活尸), beside factions.
+    groups: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # False while a post's rules are still being written: only the engine's own tests deal it,
+    # a game of the site answers ruleset_not_built.
+    built: bool = True
 
     def step(self, key: str) -> NightStep:
         return next(s for s in self.night_steps if s.key == key)
@@ -260,6 +274,10 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             text=_optional(v, "text", str, where, ""),
             irreversible=_optional(v, "irreversible", bool, where, False),
             needs_genders=_optional(v, "needs_genders", bool, where, False),
+            cooldown=_optional(v, "cooldown", int, where, 0),
+            must=_optional(v, "must", bool, where, False),
+            by_day=_optional(v, "by_day", bool, where, False),
+            params=dict(_optional(v, "params", dict, where, {})),
         )
     roles = {}
     for k, v in _need(data, "roles", dict, "").items():
@@ -271,6 +289,8 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             _need(v, "count", int, where),
             tuple(_need(v, "skills", list, where)),
             _optional(v, "note", str, where, ""),
+            v.get("undead"),
+            v.get("group"),
         )
         if role.faction not in factions:
             raise RulesetError(f"{where}.faction", f"unknown faction {role.faction}")
@@ -278,6 +298,12 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             if s not in skills:
                 raise RulesetError(f"{where}.skills", f"unknown skill {s}")
         roles[k] = role
+    groups = dict(data.get("groups", {}))
+    for k, role in roles.items():
+        if role.undead is not None and role.undead not in data["roles"]:
+            raise RulesetError(f"roles.{k}.undead", f"unknown role {role.undead}")
+        if role.group is not None and role.group not in groups:
+            raise RulesetError(f"roles.{k}.group", f"unknown group {role.group}")
     steps = tuple(
         NightStep(
             key=_need(s, "key", str, "night_steps"),
@@ -288,6 +314,7 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
             feedback=s.get("feedback"),
             minutes_after_open=s.get("minutes_after_open"),
             nights=s.get("nights", "all"),
+            hold=bool(s.get("hold", False)),
         )
         for s in _need(data, "night_steps", list, "")
     )
@@ -364,6 +391,8 @@ def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
         status_names={str(k): str(v) for k, v in dict(data.get("statuses", {})).items()},
         hooks={k: tuple(v) for k, v in dict(data.get("hooks", {})).items()},
         params=dict(data.get("params", {})),
+        groups=groups,
+        built=bool(data.get("built", True)),
     )
 
 
@@ -407,5 +436,6 @@ def get_ruleset(key: str) -> Ruleset:
 
 
 def ruleset_keys() -> list[str]:
+    """The rulesets a game can be dealt with (not those still being written)."""
     _load_builtins()
-    return sorted(_REGISTRY)
+    return sorted(k for k, rs in _REGISTRY.items() if rs.built)

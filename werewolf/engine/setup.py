@@ -10,6 +10,8 @@ from games.engine.errors import InvalidInput
 from games.engine.events import GameEvent
 
 from .draft import Draft, open_draft
+from .errors import RulesetNotBuilt
+from .hooks import hooks
 from .ruleset import Ruleset, get_ruleset
 from .state import GameState, Player
 
@@ -63,11 +65,15 @@ def new_game(
     *,
     roles: Mapping[int, str] | None = None,
     auction: Mapping[int, Mapping[str, Any]] | None = None,
+    unbuilt: bool = False,
 ) -> tuple[GameState, list[GameEvent]]:
     """Deal the roles (from the seed, unless the director gives them) and apply the auction
     (``{id: {"act": ±n, "block": ±n, "gender": "男"|"女", "gold": n}}``; a player without an
-    entry keeps 0/0 and the character's gender)."""
+    entry keeps 0/0 and the character's gender). A ruleset still being written deals only for
+    the engine's own tests (``unbuilt``)."""
     rs = get_ruleset(ruleset)
+    if not rs.built and not unbuilt:
+        raise RulesetNotBuilt(ruleset=ruleset)
     ids = [c[0] for c in characters]
     if len(set(ids)) != len(ids):
         raise InvalidInput(reason="duplicate character")
@@ -105,6 +111,8 @@ def new_game(
         )
     d = open_draft(GameState(ruleset=ruleset, players=players), rng)
     d.directors("deal", {"roles": {str(c): r for c, r in dealt.items()}})
+    for hook in hooks(rs, "deal"):
+        hook(d)
     return d.finish(), d.events
 
 

@@ -167,6 +167,8 @@ def open_step(d: Draft, step: NightStep) -> None:
                 d.to(p.id, "sense", {"skill": d.rs.skills[step.feedback].name, "targets": targets})
     for pid in actors(d, step):
         d.to(pid, "step_open", {"step": step.key, "name": step.name, "deadline": deadline})
+    for hook in hooks(d.rs, "step_open"):
+        hook(d, step)
 
 
 def close_step(d: Draft, step: NightStep, *, forfeit: bool) -> None:
@@ -203,7 +205,7 @@ def progress(d: Draft) -> None:
                 changed = True
             elif state == "open":
                 settle_election(d, step, final=False)
-                if all(actor_done(d, step, pid) for pid in actors(d, step)):
+                if not step.hold and all(actor_done(d, step, pid) for pid in actors(d, step)):
                     close_step(d, step, forfeit=False)
                     changed = True
 

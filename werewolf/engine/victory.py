@@ -13,6 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from .draft import Draft
+from .hooks import hooks
 from .ruleset import CHECKS, Condition, Ruleset, RulesetError
 from .state import OVER
 
@@ -115,6 +116,13 @@ def _win(d: Draft, faction: str) -> None:
     d.winner = faction
     d.phase = OVER
     d.note("胜负", f"{d.rs.factions[faction].name}胜利，游戏结束。")
+    beside = [f for hook in hooks(d.rs, "won") for f in hook(d, faction) if f != faction]
+    extra: dict[str, object] = {}
+    if beside:
+        d.set_flag("co_winners", beside)
+        names = "、".join(d.rs.factions[f].name for f in beside)
+        d.note("胜负", f"{names}共同胜利。")
+        extra = {"co_winners": beside, "co_winner_names": [d.rs.factions[f].name for f in beside]}
     # 揭秘: once the game is over every role is public.
     d.public(
         "game_over",
@@ -123,5 +131,6 @@ def _win(d: Draft, faction: str) -> None:
             "winner_name": d.rs.factions[faction].name,
             "lost": list(d.lost),
             "roles": _roles(d),
+            **extra,
         },
     )

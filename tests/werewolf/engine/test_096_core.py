@@ -1,0 +1,127 @@
+"""[096] 名侦探柯南: the deal, the 共群 groups, <团队> picks, cooldowns, HP and the flip — each
+test a line of the rule post (seats as in ``support_096``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from werewolf.engine import get_ruleset, new_game
+from werewolf.engine.conan import flip
+from werewolf.engine.draft import open_draft
+from werewolf.engine.errors import RulesetNotBuilt
+
+from .support import rng
+from .support_096 import (
+    C96,
+    DRYAD,
+    ELVES,
+    EXORCIST,
+    GOLEM,
+    RANGER_A,
+    RANGER_B,
+    SEATS,
+    WOLF_KING,
+    WOLVES,
+    alive,
+    cooldown,
+    game,
+    play,
+)
+
+RULES = get_ruleset(C96)
+
+
+def test_the_posts_22_characters_and_their_undead_identities() -> None:
+    """精灵×7 树妖 独角兽 德鲁伊 游侠×2 · 魔像 巫师 灯神 · 狼人×4 美杜莎 黑龙 · 驱魔人."""
+    counts = {r.name: r.count for r in RULES.roles.values() if r.count}
+    assert counts == {
+        "精灵": 7, "树妖": 1, "独角兽": 1, "德鲁伊": 1, "游侠": 2, "魔像": 1, "巫师": 1,
+        "灯神": 1, "狼人": 3, "狼王": 1, "美杜莎": 1, "黑龙": 1, "驱魔人": 1,
+    }  # fmt: skip
+    undead = {r.name: RULES.roles[r.undead].name if r.undead else "-" for r in RULES.roles.values()
+              if r.count}  # fmt: skip
+    assert undead == {
+        "精灵": "腐尸", "树妖": "腐尸", "独角兽": "-", "德鲁伊": "恶灵", "游侠": "活尸",
+        "魔像": "腐尸", "巫师": "死灵法师", "灯神": "恶灵", "狼人": "活尸", "狼王": "活尸",
+        "美杜莎": "腐尸", "黑龙": "鬼龙", "驱魔人": "瘟疫尸",
+    }  # fmt: skip
+
+
+def test_every_skill_text_is_the_posts_own() -> None:
+    import re
+    from pathlib import Path
+
+    post = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "004_19e7f8c196403762.txt"
+    if not post.exists():
+        pytest.skip("the rule posts are not beside this checkout")
+    flat = re.sub(r"\s+", "", post.read_text(encoding="utf-8"))
+    missing = [s.name for s in RULES.skills.values() if re.sub(r"\s+", "", s.text) not in flat]
+    assert missing == []
+
+
+def test_a_site_game_cannot_deal_it_until_it_is_built() -> None:
+    chars = [(i, f"P{i}", None) for i in SEATS]
+    with pytest.raises(RulesetNotBuilt):
+        new_game(C96, chars, rng(), roles=SEATS)
+
+
+def test_groups_from_the_deal_and_hp() -> None:
+    """游侠：2人共群; 狼人：4人共群; 树妖初始生命为1."""
+    state = game()
+    groups = {pid: p.flags["groups"] for pid, p in state.players.items() if p.flags["groups"]}
+    assert groups == {RANGER_A: ["rangers"], RANGER_B: ["rangers"],
+                      **{w: ["pack"] for w in (*WOLVES, WOLF_KING)}}  # fmt: skip
+    assert state.players[DRYAD].counters["hp"] == 1
+    assert state.phase == "day"
+    assert state.day == 1
+
+
+def test_a_team_pick_by_one_member_stands_for_all_and_the_latest_counts() -> None:
+    """<团队>: 需要在入夜前共同决定一个代表 — any member submits; the latest stands (RULINGS 3)."""
+    state = game()
+    state, _ = play(state, [(WOLVES[0], "bite", 1), (WOLVES[1], "bite", 2)])
+    assert alive(state, 1, 2) == [True, False]
+
+
+def test_bite_cools_down_a_day_then_recovers() -> None:
+    """撕咬：<团队><冷却：1>: used on night 1, not on night 2, again on night 3."""
+    from werewolf.engine.errors import StepClosed
+
+    state, _ = play(game(), [(WOLVES[0], "bite", 1)])
+    assert cooldown(state, WOLVES[0], "bite") == 1
+    with pytest.raises(StepClosed):
+        play(state, [(WOLVES[0], "bite", 2)])
+    state, _ = play(state)
+    assert cooldown(state, WOLVES[0], "bite") == 0
+    state, _ = play(state, [(WOLVES[0], "bite", 2)])
+    assert alive(state, 2) == [False]
+
+
+def test_hp_above_one_takes_a_damage_instead_of_an_out() -> None:
+    """伤害结算 (4): 生命值大于1的魔像/树妖，此次伤害无效，对应生命值减少1."""
+    state = game()
+    d = open_draft(state, rng())
+    d.wp(GOLEM).counters["hp"] = 2
+    state = d.finish()
+    state, _ = play(state, [(WOLVES[0], "bite", GOLEM), (EXORCIST, "nine_stars", GOLEM)])
+    assert alive(state, GOLEM) == [False]  # the first takes the HP, the second the golem
+
+
+def test_a_flip_gives_the_undead_identity_and_takes_every_skill() -> None:
+    """翻转身份: 失去当前所有身份技能…并获得对应身份的身份技能。亡灵属于亡灵阵营."""
+    d = open_draft(game(), rng())
+    assert flip(d, ELVES[0], "测试")
+    p = d.p(ELVES[0])
+    assert (p.role, p.faction, p.skills) == ("corpse", "undead", ("corrupt",))
+    assert flip(d, ELVES[0], "测试")  # and back
+    assert (d.p(ELVES[0]).role, d.p(ELVES[0]).faction) == ("elf", "elf")
+
+
+def test_a_flipped_wolf_keeps_the_packs_team_skills_as_a_ghoul() -> None:
+    """活尸 伪装：成为活尸后，不会失去原身份的<团队>技能."""
+    d = open_draft(game(), rng())
+    flip(d, WOLVES[0], "测试")
+    p = d.p(WOLVES[0])
+    assert p.role == "ghoul"
+    assert {"hide", "track", "bite", "gnaw"} <= set(p.skills)
+    assert p.flags["groups"] == ["pack", "ghouls"]

@@ -1,0 +1,630 @@
+"""[096] 名侦探柯南's own handlers: the 共群 groups, cooldowns, the flip 生灵 ↔ 亡灵, the damage
+flow (伤害结算流程) and the wins checked in real time. The numbers, names and orders are the
+ruleset's data (``werewolf/rulesets/conan_096.json``); what a step of the damage flow or a flip
+does is a small handler registered here by the name the data gives.
+
+State kept per player: ``counters["hp"]`` (树妖/魔像), ``counters["cd:<skill>"]`` (days of
+cooldown left), ``flags["groups"]`` (the groups it is in), ``flags["living"]`` ({role,
+faction} of its 生灵 identity once flipped). Per night: ``night["cn_damage"]`` is not kept —
+the damages are read from the submissions at settlement, in step order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.engine.errors import InvalidInput
+
+from . import victory
+from .actions import UseSkill
+from .draft import Draft
+from .errors import InvalidTarget, NotYourSkill, StepClosed, StepNotOpen, WindowClosed
+from .hooks import register_hook
+from .night import Hits, register_stage
+from .ruleset import CHECKS, Condition, Ruleset, RulesetError, Skill
+from .skills import HANDLERS, WIDE, player, register_handler
+from .state import DAY, NIGHT, Player
+from .steps import put_sub, subs
+
+CAUSE_DAMAGE = "伤害"
+CD = "cd:"
+
+
+class SkillCooling(StepClosed):
+    code = "skill_cooling"
+    message = "这个技能正在冷却中。"
+    message_en = "This skill is cooling down."
+
+
+class SkillLocked(NotYourSkill):
+    code = "skill_locked"
+    message = "这个技能尚未生效（需要持有亡灵圣物，或尚未觉醒）。"
+    message_en = "This skill is not in force (it needs the relic, or awakening)."
+
+
+def _params(d: Draft) -> dict[str, Any]:
+    return dict(d.rs.params)
+
+
+def undead_faction(rs: Ruleset) -> str:
+    return str(rs.params["undead_faction"])
+
+
+def is_undead(d: Draft, pid: int) -> bool:
+    return d.p(pid).faction == undead_faction(d.rs)
+
+
+# --- groups (共群) ------------------------------------------------------------------------------
+
+
+def groups_of(p: Player) -> list[str]:
+    return [str(g) for g in p.flags.get("groups", [])]
+
+
+def members(d: Draft, group: str, *, acting: bool = False) -> list[int]:
+    """A group's members, the dead included (the portal shows them); ``acting``: those who may
+    still act for it (alive, not 挂机: 有群的角色从自已所在的群中立即移除)."""
+    return [
+        p.id
+        for p in d.players.values()
+        if group in groups_of(p) and (not acting or (p.alive and not p.idle))
+    ]
+
+
+def group_of_skill(d: Draft, p: Player, skill: str) -> str | None:
+    return next((g for g in groups_of(p) if skill in d.rs.groups[g].get("skills", [])), None)
+
+
+@register_hook("cn_deal")
+def _deal(d: Draft) -> None:
+    """Each dealt role's group and starting HP (树妖 1, 魔像 1)."""
+    hp = dict(_params(d).get("hp_roles", {}))
+    for p in d.players.values():
+        role = d.rs.roles[p.role]
+        w = d.wp(p.id)
+        w.flags["groups"] = [role.group] if role.group else []
+        if p.role in hp:
+            w.counters["hp"] = int(hp[p.role])
+
+
+# --- cooldowns (<冷却：X>) ------------------------------------------------------------------------
+
+
+def cooldown(p: Player, skill: str) -> int:
+    return p.counters.get(CD + skill, 0)
+
+
+def cooldown_add(d: Draft, pid: int, skill: str, days: int, why: str) -> None:
+    """The skill enters (or stays longer in) cooldown; entering is notified (技能进入冷却与解除
+    冷却都会有通知)."""
+    if days <= 0 or skill not in d.p(pid).skills:
+        return
+    before = cooldown(d.p(pid), skill)
+    d.wp(pid).counters[CD + skill] = before + days
+    name = d.rs.skills[skill].name
+    if before == 0:
+        text = f"【{name}】进入冷却（{before + days}天）。"
+        d.to(pid, "cooldown", {"skill": skill, "days": before + days, "on": True, "text": text})
+    d.note("冷却", f"{d.name(pid)}的【{name}】冷却+{days}（{why}）。", target=pid, skill=skill)
+
+
+def _cooldown_set(d: Draft, pid: int, skill: str, days: int, why: str) -> None:
+    """At least ``days`` of cooldown (缠绕's penalty: 至少为1)."""
+    now = cooldown(d.p(pid), skill)
+    if days > now:
+        cooldown_add(d, pid, skill, days - now, why)
+
+
+def _cooldowns_recover(d: Draft, used: set[tuple[int, str]]) -> None:
+    """夜晚结束时，处于冷却且没有发动/触发的技能恢复1冷却."""
+    for p in list(d.players.values()):
+        for key, left in list(p.counters.items()):
+            if not key.startswith(CD) or left <= 0:
+                continue
+            skill = key[len(CD) :]
+            if (p.id, skill) in used:
+                continue
+            w = d.wp(p.id)
+            w.counters[key] = left - 1
+            if left - 1 == 0:
+                del w.counters[key]
+                name = d.rs.skills[skill].name
+                text = f"【{name}】解除冷却。"
+                d.to(p.id, "cooldown", {"skill": skill, "days": 0, "on": False, "text": text})
+
+
+# --- availability -------------------------------------------------------------------------------
+
+
+def relic_holder(d: Draft) -> int | None:
+    relic = d.flags.get("relic") or {}
+    holder = relic.get("holder")
+    return None if holder is None else int(holder)
+
+
+def in_force(d: Draft, p: Player, sk: Skill) -> bool:
+    """<圣物> skills hold only with the relic; <觉醒> ones once awakened (or, for 变羊术, with
+    无限魔力's relic)."""
+    if "圣物" in sk.tags and relic_holder(d) != p.id:
+        return False
+    if "觉醒" in sk.tags and not p.flags.get("awakened"):
+        unlocked = sk.params.get("unlocked_by")
+        holder = relic_holder(d) == p.id
+        return bool(unlocked) and holder and unlocked in p.skills
+    return True
+
+
+@register_hook("cn_available")
+def _available(d: Draft, p: Player, skill: str) -> bool:
+    sk = d.rs.skills[skill]
+    if cooldown(p, skill) > 0 or not in_force(d, p, sk):
+        return False
+    return not sk.by_day or d.phase == DAY
+
+
+def _check_use(d: Draft, p: Player, sk: Skill) -> None:
+    if cooldown(p, sk.key) > 0:
+        raise SkillCooling(skill=sk.key)
+    if not in_force(d, p, sk):
+        raise SkillLocked(skill=sk.key)
+
+
+def _check_bound(d: Draft, p: Player, targets: tuple[int, ...]) -> None:
+    """束缚: 主动技能目标必须包含“树妖”."""
+    if p.statuses.get("bound", -1) < d.day:
+        return
+    dryads = {q.id for q in d.players.values() if q.role == "dryad"}
+    if not dryads & set(targets):
+        raise InvalidTarget("你处于束缚状态：主动技能的目标必须包含树妖。", reason="bound")
+
+
+# --- submissions --------------------------------------------------------------------------------
+
+
+@register_handler("cn_pick")
+def _pick(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
+    """A night step's one target, after 096's own checks (cooldown, relic, awakening, 束缚)."""
+    _check_use(d, p, sk)
+    _check_bound(d, p, (target,))
+    HANDLERS["pick"](d, p, sk, target, now)
+
+
+@register_handler("cn_team")
+def _team(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
+    """<团队>: any living, non-挂机 member submits for the group; the latest submission before
+    the deadline stands and every member sees it (RULINGS 096-3). 藏匿 and 毒素箭 are submitted
+    by day, before the close (21:00前)."""
+    group = group_of_skill(d, p, sk.key)
+    if group is None or p.idle:
+        raise NotYourSkill(skill=sk.key)
+    _check_use(d, p, sk)
+    _check_bound(d, p, (target,))
+    if sk.by_day:
+        if d.phase != DAY:
+            raise WindowClosed(skill=sk.key)
+        before = sk.params.get("before_night")
+        if before is not None and d.day >= int(before) + 1:
+            raise WindowClosed(skill=sk.key)
+        if sk.key == "hide" and target in members(d, group):
+            raise InvalidTarget("藏匿须选择一名群外角色。", reason="inside the pack")
+        picks = dict(d.flags.get("cn_day_picks") or {})
+        picks[sk.key] = {"by": p.id, "target": target, "day": d.day, "group": group}
+        d.set_flag("cn_day_picks", picks)
+    else:
+        for m in members(d, group, acting=True):
+            if sk.key in d.p(m).skills:
+                put_sub(d, sk.key, m, target)
+    payload = {
+        "skill": sk.key,
+        "name": sk.name,
+        "target": target,
+        "target_name": d.name(target),
+        "by": p.id,
+        "by_name": p.name,
+    }
+    for m in members(d, group):
+        d.to(m, "team_pick", payload, p.id)
+    d.directors("submitted", {"actor": p.id, "skill": sk.key, "target": target}, p.id)
+
+
+def _targets(d: Draft, p: Player, sk: Skill, a: UseSkill, low: int, high: int) -> list[int]:
+    if not low <= len(a.targets) <= high:
+        raise InvalidInput(reason=f"{low}-{high} targets")
+    found = []
+    for t in a.targets:
+        q = player(d, t)
+        if not q.alive:
+            raise InvalidTarget(reason="out")
+        found.append(q.id)
+    return found
+
+
+def _wide_counts(sk: Skill) -> tuple[int, int]:
+    return {"2": (2, 2), "1-2": (1, 2), "any": (1, 99)}.get(sk.targets, (1, 1))
+
+
+def _wide(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
+    """咒术 (two to chain), 龙息 (two once each, or one twice), 冥炎吐息 (any number)."""
+    if a.option is not None:
+        raise InvalidInput("这个技能没有可选项。", reason="no option")
+    _check_use(d, p, sk)
+    low, high = _wide_counts(sk)
+    targets = _targets(d, p, sk, a, low, high)
+    if sk.key == "hex" and len(set(targets)) != 2:
+        raise InvalidTarget("咒术须选择两名不同的角色。", reason="two players")
+    _check_bound(d, p, tuple(targets))
+    if d.phase != NIGHT or sk.step is None:
+        raise StepNotOpen(step=sk.step)
+    put_sub(d, sk.key, p.id, targets[0])
+    d.set_night(cn_wide={**d.night.get("cn_wide", {}), f"{sk.key}:{p.id}": targets})
+    names = [d.name(t) for t in targets]
+    d.to(p.id, "submitted", {"skill": sk.key, "name": sk.name, "targets": targets,
+                             "target_names": names}, p.id)  # fmt: skip
+    d.directors("submitted", {"actor": p.id, "skill": sk.key, "targets": targets}, p.id)
+
+
+WIDE["cn_wide"] = _wide
+
+
+def wide_targets(d: Draft, skill: str, actor: int) -> list[int]:
+    return [int(t) for t in d.night.get("cn_wide", {}).get(f"{skill}:{actor}", [])]
+
+
+def _toggle(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
+    """<开关>: switched on (option ``on``) or off (``off``) at any time, day or night; off by
+    default. It names no target."""
+    if a.targets or a.option not in ("on", "off"):
+        raise InvalidInput("开关技能只能选择开启或关闭。", reason="on or off")
+    toggle_set(d, p.id, sk.key, a.option == "on")
+
+
+WIDE["cn_toggle"] = _toggle
+
+
+def toggled(p: Player, skill: str) -> bool:
+    return bool((p.flags.get("on") or {}).get(skill))
+
+
+def toggle_set(d: Draft, pid: int, skill: str, on: bool) -> None:
+    p = d.p(pid)
+    if skill not in p.skills or "开关" not in d.rs.skills[skill].tags or not p.alive:
+        raise NotYourSkill(skill=skill)
+    w = d.wp(pid)
+    w.flags["on"] = {**(p.flags.get("on") or {}), skill: on}
+    name = d.rs.skills[skill].name
+    text = f"已{'开启' if on else '关闭'}【{name}】。"
+    d.to(pid, "toggled", {"skill": skill, "name": name, "on": on, "text": text}, pid)
+    d.directors("toggled", {"actor": pid, "skill": skill, "on": on}, pid)
+
+
+# --- the flip (翻转身份) --------------------------------------------------------------------------
+
+FlipHandler = Callable[[Draft, int, str, str], None]
+# What a flip sets off, by the names the ruleset lists in ``params.on_flip`` (光明之魂, 灵能 …):
+# (d, pid, old role, why).
+ON_FLIP: dict[str, FlipHandler] = {}
+
+
+def register_on_flip(name: str) -> Callable[[FlipHandler], FlipHandler]:
+    def add(fn: FlipHandler) -> FlipHandler:
+        ON_FLIP[name] = fn
+        return fn
+
+    return add
+
+
+def flip(d: Draft, pid: int, why: str) -> bool:
+    """翻转身份: 生灵 → its [亡灵身份] (亡灵阵营), or back. The character is told, loses every
+    skill of its identity (their effects end: cooldowns, toggles), gains the other's; a 活尸
+    keeps the team skills of its 生灵 identity (伪装). False when the role has no 亡灵身份."""
+    p = d.p(pid)
+    if not p.alive:
+        return False
+    old = d.rs.roles[p.role]
+    living = p.flags.get("living")
+    if living is None:
+        if old.undead is None:
+            return False
+        new = d.rs.roles[old.undead]
+        faction = new.faction
+        back: dict[str, Any] | None = {"role": old.key, "faction": p.faction}
+    else:
+        new = d.rs.roles[str(living["role"])]
+        faction = str(living["faction"])
+        back = None
+    kept = [s for s in p.skills if "团队" in d.rs.skills[s].tags and "disguise" in new.skills]
+    w = d.wp(pid)
+    w.role = new.key
+    w.faction = faction
+    w.skills = tuple(dict.fromkeys([*new.skills, *kept]))
+    w.counters = {k: v for k, v in w.counters.items() if not k.startswith(CD) or k[3:] in kept}
+    w.flags = {k: v for k, v in w.flags.items() if k not in ("on", "awakened")}
+    groups = [g for g in groups_of(p) if any(s in kept for s in d.rs.groups[g].get("skills", []))]
+    if new.group and new.group not in groups:
+        groups.append(new.group)
+    w.flags["groups"] = groups
+    if back is None:
+        w.flags.pop("living", None)
+    else:
+        w.flags["living"] = back
+    d.to(pid, "flipped", {"role": new.key, "name": new.name, "skills": list(w.skills)})
+    d.directors("flipped", {"id": pid, "from": old.key, "to": new.key, "why": why})
+    d.note("翻转", f"{p.name}翻转身份：{old.name}→{new.name}（{why}）。", target=pid)
+    for name in _params(d).get("on_flip", []):
+        ON_FLIP[name](d, pid, old.key, why)
+    victory.check(d)
+    return True
+
+
+# --- the damage flow (伤害结算流程) ------------------------------------------------------------
+
+# One step of the flow: True when it takes the damage (it is void, or it flips instead of an
+# out); ``ctx`` holds the night's facts (blessed, wished, summoned…) and what was spent.
+DamageStep = Callable[[Draft, dict[str, Any], dict[str, Any]], bool]
+DAMAGE_STEPS: dict[str, DamageStep] = {}
+
+
+def register_damage_step(name: str) -> Callable[[DamageStep], DamageStep]:
+    def add(fn: DamageStep) -> DamageStep:
+        DAMAGE_STEPS[name] = fn
+        return fn
+
+    return add
+
+
+def _check_names(rs: Ruleset) -> None:
+    if rs.key != "conan_096" and "damage_flow" not in rs.params:
+        return
+    for name in rs.params.get("damage_flow", []):
+        if name != "out" and name not in DAMAGE_STEPS:
+            raise RulesetError("params.damage_flow", f"unknown step {name}")
+    for name in rs.params.get("on_flip", []):
+        if name not in ON_FLIP:
+            raise RulesetError("params.on_flip", f"unknown handler {name}")
+
+
+CHECKS.append(_check_names)
+
+
+def damages(d: Draft) -> list[dict[str, Any]]:
+    """Tonight's damages in the post's order of steps: {target, actor, skill}; a team's is
+    counted once (its latest pick), 龙息 on one target twice, 九星金光咒 once more on an
+    亡灵 or the relic's holder."""
+    found: list[dict[str, Any]] = []
+    for step in d.rs.night_steps:
+        for s in step.skills:
+            sk = d.rs.skills[s]
+            if sk.effect not in ("damage", "nine_stars", "breath", "nether_breath"):
+                continue
+            seen: set[int] = set()
+            for actor, target in subs(d, s).items():
+                a = int(actor)
+                if target is None or not d.p(a).alive:
+                    continue
+                if "团队" in sk.tags:
+                    if int(target) in seen:
+                        continue
+                    seen.add(int(target))
+                found += _damages_of(d, sk, a, int(target))
+    return found
+
+
+def _damages_of(d: Draft, sk: Skill, actor: int, target: int) -> list[dict[str, Any]]:
+    one = {"actor": actor, "skill": sk.key}
+    if sk.effect == "breath":
+        targets = wide_targets(d, sk.key, actor)
+        if len(targets) == 1:
+            targets = targets * 2  # 选择一名角色，对其造成两次伤害
+        return [{**one, "target": t} for t in targets]
+    if sk.effect == "nether_breath":
+        targets = wide_targets(d, sk.key, actor)
+        factions = [d.p(t).faction for t in targets]
+        if len(set(factions)) != len(factions):
+            d.note("冥炎吐息", "冥炎吐息的目标不是各自属于不同阵营，不造成伤害。", actor=actor)
+            return []
+        return [{**one, "target": t} for t in targets]
+    if sk.effect == "nine_stars":
+        extra = is_undead(d, target) or relic_holder(d) == target
+        return [{**one, "target": target}] * (2 if extra else 1)
+    return [{**one, "target": target}]
+
+
+@register_stage("cn_damage")
+def _damage_stage(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
+    """Each damage through the flow's steps, in the data's order; one that no step takes is
+    an out (7. 该角色出局)."""
+    flow = list(_params(d).get("damage_flow", []))
+    spent: dict[str, Any] = {"first": set()}
+    ctx["cn"] = spent
+    n = 0
+    for dmg in damages(d):
+        n += 1
+        t = dmg["target"]
+        actor_name = d.name(dmg["actor"])
+        skill_name = d.rs.skills[dmg["skill"]].name
+        line = f"第{n}次伤害"
+        d.note(line, f"{actor_name}的【{skill_name}】对{d.name(t)}造成一次伤害。", target=t)
+        dmg["first"] = t not in spent["first"]
+        spent["first"].add(t)
+        if any(h[0] == t for h in hits):
+            d.note(line, f"{d.name(t)}已将出局，此次伤害落空。", target=t)
+            continue
+        taken = False
+        for step in flow:
+            if step == "out":
+                break
+            if DAMAGE_STEPS[step](d, spent, {**dmg, "line": line}):
+                taken = True
+                break
+        if not taken:
+            d.note(line, f"{d.name(t)}出局。", target=t)
+            hits.append([t, CAUSE_DAMAGE, dmg["actor"]])
+
+
+@register_damage_step("hp")
+def _hp(d: Draft, spent: dict[str, Any], dmg: dict[str, Any]) -> bool:
+    """(4) 如果该角色是生命值大于1的魔像/树妖，此次伤害无效，对应生命值减少1."""
+    t = dmg["target"]
+    left = spent.setdefault("hp", {}).get(t, d.p(t).counters.get("hp", 0))
+    if left > 1:
+        spent["hp"][t] = left - 1
+        d.note(dmg["line"], f"{d.name(t)}生命值{left}，此次伤害无效，生命值减少1。", target=t)
+        return True
+    return False
+
+
+# --- night end, day open ------------------------------------------------------------------------
+
+
+@register_hook("cn_night_open")
+def _night_open(d: Draft) -> None:
+    """入夜: 毒素箭 and 藏匿 submitted by day take effect."""
+    if d.night.get("prelude"):
+        return
+    picks = dict(d.flags.get("cn_day_picks") or {})
+    toxin = picks.pop("toxin_arrow", None)
+    if toxin is not None and d.p(int(toxin["target"])).alive:
+        target = int(toxin["target"])
+        for s in d.p(target).skills:
+            sk = d.rs.skills[s]
+            if sk.active and "团队" not in sk.tags and "被动" not in sk.tags:
+                cooldown_add(d, target, s, 1, "毒素箭")
+        for m in members(d, str(toxin["group"])):
+            if "toxin_arrow" in d.p(m).skills:
+                cooldown_add(d, m, "toxin_arrow", d.rs.skills["toxin_arrow"].cooldown, "发动")
+    d.set_flag("cn_day_picks", picks)
+
+
+@register_hook("cn_night_end")
+def _night_end(d: Draft) -> None:
+    """夜晚结束: the night's skills enter cooldown, the others recover 1."""
+    if d.night.get("prelude"):
+        return
+    used: set[tuple[int, str]] = set()
+    for s, sk in d.rs.skills.items():
+        for actor, target in subs(d, s).items():
+            if target is None or not sk.cooldown:
+                continue
+            a = int(actor)
+            used.add((a, s))
+            extra = int(sk.params.get("miss_extra", 0)) if _missed(d, sk, int(target)) else 0
+            cooldown_add(d, a, s, sk.cooldown + extra, "发动")
+    _cooldowns_recover(d, used)
+
+
+def _missed(d: Draft, sk: Skill, target: int) -> bool:
+    """九星金光咒: 不是（亡灵或圣物持有者）则冷却额外+1."""
+    return sk.effect == "nine_stars" and not (is_undead(d, target) or relic_holder(d) == target)
+
+
+@register_hook("cn_day_open")
+def _day_open(d: Draft) -> None:
+    """第三/六/九日开始时，树妖的生命值重置为2."""
+    for p in d.living():
+        for s in p.skills:
+            days = d.rs.skills[s].params.get("days")
+            if s == "longevity" and days and d.day in days:
+                d.wp(p.id).counters["hp"] = int(d.rs.skills[s].params["hp"])
+
+
+@register_hook("cn_view")
+def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
+    """The player's own: HP, cooldowns, toggles, groups with their members."""
+    view["conan"] = {
+        "hp": p.counters.get("hp"),
+        "cooldowns": {k[len(CD) :]: v for k, v in p.counters.items() if k.startswith(CD)},
+        "on": dict(p.flags.get("on") or {}),
+        "groups": [
+            {
+                "key": g,
+                "name": d.rs.groups[g]["name"],
+                "members": [
+                    {"id": m, "name": d.name(m), "alive": d.p(m).alive} for m in members(d, g)
+                ],
+            }
+            for g in groups_of(p)
+        ],
+    }
+    return view
+
+
+# --- wins (本规则胜利条件实时结算) -----------------------------------------------------------
+
+
+@victory.register_condition("cn_none_alive")
+def _none_alive(d: Draft, faction: str, c: Condition) -> bool:
+    return not any(p.alive and p.faction in c.params["factions"] for p in d.players.values())
+
+
+@victory.register_condition("cn_bonded")
+def _bonded(d: Draft, faction: str, c: Condition) -> bool:
+    relic = d.flags.get("relic") or {}
+    owner = relic.get("bonded")
+    return owner is not None and d.p(int(owner)).faction in c.params["factions"]
+
+
+@victory.register_condition("cn_all_sheep_but")
+def _all_sheep(d: Draft, faction: str, c: Condition) -> bool:
+    others = [p for p in d.living() if p.faction not in c.params["factions"]]
+    return bool(others) and all("sheep" in p.statuses for p in others)
+
+
+@victory.register_condition("cn_undead_majority")
+def _undead_majority(d: Draft, faction: str, c: Condition) -> bool:
+    """存活亡灵数量超过存活人数的一半."""
+    living = d.living()
+    undead = sum(1 for p in living if p.faction == faction)
+    return undead * 2 > len(living)
+
+
+@victory.register_condition("cn_undead_few_left")
+def _undead_few_left(d: Draft, faction: str, c: Condition) -> bool:
+    """场上存活高塔阵营角色、狼人、精灵的数量均不多于1，且至少有一个存活亡灵."""
+    living = d.living()
+    if not any(p.faction == faction for p in living):
+        return False
+    for group in c.params["roles_at_most_one"].values():
+        n = sum(
+            1
+            for p in living
+            if p.faction in group.get("factions", ()) or p.role in group.get("roles", ())
+        )
+        if n > 1:
+            return False
+    return True
+
+
+@register_hook("cn_won")
+def _won(d: Draft, faction: str) -> list[str]:
+    """中立: 不存在存活的亡灵阵营角色，且场上存活人数小于等于5（+2 per 亡灵 put out by 九星
+    金光咒），且有其他阵营宣告胜利 — while the 驱魔人 is still 中立, alive or not."""
+    co = dict(_params(d).get("co_win", {}))
+    found = []
+    for neutral, rule in co.items():
+        if faction == neutral or not any(p.faction == neutral for p in d.players.values()):
+            continue
+        if any(p.alive and p.faction == undead_faction(d.rs) for p in d.players.values()):
+            continue
+        bonus = int(d.flags.get("cn_nine_star_undead", 0)) * int(rule["per_undead"])
+        if len(d.living()) <= int(rule["alive_at_most"]) + bonus:
+            found.append(neutral)
+    return found
+
+
+__all__ = [
+    "CAUSE_DAMAGE",
+    "DAMAGE_STEPS",
+    "ON_FLIP",
+    "cooldown",
+    "cooldown_add",
+    "damages",
+    "flip",
+    "groups_of",
+    "members",
+    "register_damage_step",
+    "register_on_flip",
+    "relic_holder",
+    "toggle_set",
+    "toggled",
+]
