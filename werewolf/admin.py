@@ -33,6 +33,7 @@ from games.admin_base import GameStateAdmin, InterventionForm, request_director,
 from games.admin_labels import GameColumn
 from games.engine.errors import InvalidInput
 from games.engine.text import is_blank
+from games.eventlog import listing
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
@@ -606,7 +607,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         for skill in step.skills:
             for actor, value in state.night.get("subs", {}).get(skill, {}).items():
                 targets, option = submission(value)
-                chosen = "、".join(names.get(t, "—") for t in targets)
+                chosen = listing(names.get(t, "—") for t in targets)
                 words = option_words(rs, rs.skills[skill], option)
                 subs.append(
                     {
