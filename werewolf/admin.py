@@ -309,6 +309,7 @@ class CountForm(_StateForm, InterventionForm):
                 raise InvalidInput(
                     str(_("第 %(n)d 行不是“投票者 目标”两个角色名：%(line)s"))
                     % {"n": n, "line": line.strip()[:40]},
+                    message_en=f"Line {n} is not two character names (voter, target).",
                     reason="bad ballot line",
                 )
             out.append((ids[words[0]], ids[words[1]]))
