@@ -707,7 +707,9 @@ def pace_set(*, game: Game, day: int, pace: str, director: User, reason: str) ->
         locked = game_lock(game)
         if (held := _pace_moves_held(locked, day, pace)) is not None:
             raise PaceMovesHeldDay(
-                f"这样改节奏会移动已经开始或已经关门的第{held}天的日期，不能这样改。", held=held
+                f"这样改节奏会移动已经开始或已经关门的第{held}天的日期，不能这样改。",
+                message_en=f"That pace would move the dates of day {held}, under way or closed.",
+                held=held,
             )
         now = timezone.now()
         _pace_store(
@@ -761,7 +763,9 @@ def pace_speed_up(*, game: Game, director: User, reason: str) -> int:
         day = max(locked.day, 1)
         speed_up = selectors.day_speed_up(game=locked, day=day)
         if speed_up is not None and speed_up.until is None:
-            raise AlreadySpedUp(f"第{day}天已在执行加速。", day=day)
+            raise AlreadySpedUp(
+                f"第{day}天已在执行加速。", message_en=f"Day {day} is sped up already.", day=day
+            )
         # still locked: two directors at once make one 加速
         pace_set(game=locked, day=day, pace=Pace.SPED_UP, director=director, reason=reason)
     return day

@@ -78,6 +78,45 @@ def lazy_text(value: Any) -> str:
 _ = gettext
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """A counted message (English "1 vote", "2 votes"), cached like gettext."""
+    lang = getattr(_RENDER, "lang", None)
+    if lang is None:
+        return translation.ngettext(singular, plural, n)
+    key = (lang, (singular, plural, n == 1))  # nplurals=2 in every catalogue here
+    found = _TRANSLATED.get(key)
+    if found is None:
+        found = _TRANSLATED[key] = translation.ngettext(singular, plural, n)
+    return found
+
+
+def listing(items: Iterable[Any]) -> str:
+    """Items joined by the language's separator of a list: 、 in Chinese, ", " in English."""
+    return _("、").join(str(item) for item in items)
+
+
+def aside(text: Any) -> str:
+    """A remark after a word: （…） in Chinese, " (…)" in English."""
+    return _("（%(text)s）") % {"text": text}
+
+
+def sentences(first: Any, second: Any) -> str:
+    """Two sentences one after the other: 。 between them in Chinese, ". " in English."""
+    return _("%(first)s。%(second)s") % {"first": first, "second": second}
+
+
+def votes_text(name: Any, votes: Any) -> str:
+    """A name with its votes: ``P1 2 票`` ("P1 2 votes", "P1 1 vote")."""
+    try:
+        n = int(votes)
+    except (TypeError, ValueError):
+        n = 0
+    return ngettext("%(name)s %(votes)s 票", "%(name)s %(votes)s 票", n) % {
+        "name": name,
+        "votes": votes,
+    }
+
+
 @dataclass(frozen=True)
 class LogLine:
     seq: int
@@ -130,7 +169,7 @@ class LogContext:
 
     def names_of(self, ids: Iterable[Any]) -> str:
         shown = [self.name(i) for i in ids]
-        return "、".join(shown) if shown else _("无")
+        return listing(shown) if shown else _("无")
 
     def subject(self) -> str:
         """Who a private event is about: its actor, else the character it went to."""
@@ -535,8 +574,8 @@ def _dice(p: Payload, ctx: LogContext) -> str:
 def _names_list(p: Payload, key: str = "characters") -> str:
     names = [str(n) for n in p.get(key) or []]
     if len(names) > 6:
-        return _("%(first)s 等 %(n)d 名角色") % {"first": "、".join(names[:3]), "n": len(names)}
-    return "、".join(names) if names else _("无")
+        return _("%(first)s 等 %(n)d 名角色") % {"first": listing(names[:3]), "n": len(names)}
+    return listing(names) if names else _("无")
 
 
 def _cast_source(source: Any) -> str:
@@ -554,7 +593,7 @@ def _timetable(p: Payload, ctx: LogContext) -> str:
             continue
         old, new = pair(change)
         parts.append(f"{label} {_plain(old)}→{_plain(new)}")
-    return _("修改时间表：%(changes)s") % {"changes": "；".join(parts) or _("无变化")}
+    return _("修改时间表：%(changes)s") % {"changes": _("；").join(parts) or _("无变化")}
 
 
 def _plain(value: Any) -> str:
@@ -565,9 +604,9 @@ def _plain(value: Any) -> str:
     if value is False:
         return _("否")
     if isinstance(value, list):
-        return "、".join(_plain(v) for v in value) or _("（空）")
+        return listing(_plain(v) for v in value) or _("（空）")
     if isinstance(value, Mapping):
-        return "、".join(f"{_plain(v)}" for v in value.values())
+        return listing(_plain(v) for v in value.values())
     text = str(value)
     return text[:5] if len(text) == 8 and text[2] == ":" else text  # "21:00:00" → "21:00"
 
@@ -592,13 +631,13 @@ def _cards_proposed(p: Payload, ctx: LogContext) -> str:
     cards = p.get("cards") or []
     shown = [
         f"{c.get('name') or ctx.name(c.get('character'))} {_color(c.get('color'))}"
-        + (f"（{c['reason_text']}）" if c.get("reason_text") else "")
+        + (aside(c["reason_text"]) if c.get("reason_text") else "")
         for c in cards
     ]
     return _("%(day)s的判罚提议 %(n)d 张，待论坛管理审核：%(cards)s") % {
         "day": day_text(p.get("day")),
         "n": len(cards),
-        "cards": "；".join(shown) or _("无"),
+        "cards": _("；").join(shown) or _("无"),
     }
 
 
@@ -614,9 +653,7 @@ def _faction_decision(p: Payload, ctx: LogContext) -> str:
     if not p.get("loses"):
         return _("导演判定：%(name)s 所在阵营不判负") % {"name": name}
     effect = p.get("effect")
-    return _("导演判定：%(name)s 所在阵营判负") % {"name": name} + (
-        f"（{effect}）" if effect else ""
-    )
+    return _("导演判定：%(name)s 所在阵营判负") % {"name": name} + (aside(effect) if effect else "")
 
 
 def _pace_label(value: Any) -> str:
@@ -639,7 +676,7 @@ def _pace(p: Payload, ctx: LogContext) -> str:
             "needed": p["needed"],
         }
     if p.get("text"):  # [061]: what it does to the calendar
-        text += "。" + str(p["text"])
+        text = sentences(text, p["text"])
     return text
 
 
@@ -675,8 +712,9 @@ def _post_edited(p: Payload, ctx: LogContext) -> str:
 
 def _tally(p: Payload, ctx: LogContext) -> str:
     totals = p.get("totals") or []
-    shown = "；".join(
-        f"{t.get('name') or ctx.name(t.get('character'))} {t.get('votes')} 票" for t in totals[:6]
+    shown = _("；").join(
+        votes_text(t.get("name") or ctx.name(t.get("character")), t.get("votes"))
+        for t in totals[:6]
     )
     outcome = p.get("outcome") or {}
     out = outcome.get("name")
@@ -921,7 +959,7 @@ def _pace_for_player(p: Payload, private: bool) -> str:
     }
     since = iso_text(p.get("since"))
     text += _("（自 %(since)s 起）") % {"since": since} if since else ""
-    return text + ("。" + str(p["text"]) if p.get("text") else "")
+    return sentences(text, p["text"]) if p.get("text") else text
 
 
 def _announcement_for_player(p: Payload, private: bool) -> str:

@@ -268,7 +268,11 @@ def dice_roll(
 ) -> int:
     """The director's public die: 1..sides, derived from the seed and logged for checking."""
     if not 2 <= sides <= 1_000_000:
-        raise InvalidInput("骰子面数须在 2 到 1000000 之间。", sides=sides)
+        raise InvalidInput(
+            "骰子面数须在 2 到 1000000 之间。",
+            message_en="A die has 2 to 1000000 sides.",
+            sides=sides,
+        )
     purpose = purpose.strip()[:100] or "d"
     with transaction.atomic():
         locked = game_lock(game)
@@ -601,23 +605,35 @@ def game_create_check(
     try:
         game_kind = kind_get(kind)
     except LookupError:
-        raise InvalidInput("没有这种游戏类型。", reason="unknown kind", field="kind") from None
+        raise InvalidInput(
+            "没有这种游戏类型。",
+            message_en="There is no such game kind.",
+            reason="unknown kind",
+            field="kind",
+        ) from None
     if ruleset not in game_kind.rulesets:
         raise UnknownRuleset(field="ruleset")
     number = (number or "").strip()
     if not NUMBER_PATTERN.match(number):
         raise InvalidInput(
             "编号须为 1 到 16 个字（数字、字母、汉字或 -，不含空格和其他符号），如 256、061。",
+            message_en=(
+                "A number is 1 to 16 characters (digits, letters, Chinese characters or -, "
+                "no spaces or other signs), e.g. 256 or 061."
+            ),
             reason="bad number",
             field="number",
         )
     if Game.objects.filter(number=number).exists():
         raise DuplicateNumber(field="number")
     if not (title or "").strip():
-        raise InvalidInput("请填写标题。", reason="no title", field="title")
+        raise InvalidInput(
+            "请填写标题。", message_en="A title is required.", reason="no title", field="title"
+        )
     if any(t.strip() for t in threads) and forum_site is None:
         raise InvalidInput(
             "登记报名帖或规则帖前，请先选择论坛。",
+            message_en="Choose a forum before registering a sign-up or rule thread.",
             reason="threads without forum",
             field="forum_site",
         )
@@ -715,7 +731,10 @@ def cast_paste_parse(text: str) -> list[CastEntry]:
 def cast_paste(*, game: Game, director: User | None, text: str) -> CastResult:
     entries = cast_paste_parse(text)
     if not entries:
-        raise InvalidInput("没有读到任何角色：每行一个，格式为 马甲 论坛用户名 论坛UID。")
+        raise InvalidInput(
+            "没有读到任何角色：每行一个，格式为 马甲 论坛用户名 论坛UID。",
+            message_en="No character read: one a line, as name, forum username, forum UID.",
+        )
     return _cast_add(game=game, director=director, entries=entries, source="paste")
 
 
@@ -774,7 +793,10 @@ def character_remove(*, game: Game, director: User | None, character: Character)
             .filter(models.Q(actor=found) | models.Q(audience_character=found))
             .exists()
         ):
-            raise CastLocked("该角色已出现在日志中，不能删除。")
+            raise CastLocked(
+                "该角色已出现在日志中，不能删除。",
+                message_en="This character is in the log already and cannot be removed.",
+            )
         name = found.name
         found.delete()
         event = GameEvent("cast_removed", DIRECTORS, {"names": [name]})
@@ -857,11 +879,17 @@ def game_start(*, game: Game, director: User | None, now: datetime | None = None
     with transaction.atomic():
         locked = game_lock(game)
         if locked.status != GameStatus.DRAFT:
-            raise NotStartable("游戏已经开始或已经结束。")
+            raise NotStartable(
+                "游戏已经开始或已经结束。", message_en="The game has started or is over."
+            )
         characters = list(locked.characters.all())
         missing = game_start_missing(game=locked, characters=characters)
         if missing:
-            raise NotStartable("还缺：" + "；".join(missing) + "。", missing=missing)
+            raise NotStartable(
+                "还缺：" + "；".join(missing) + "。",
+                message_en="The game cannot start yet; the start page lists what is missing.",
+                missing=missing,
+            )
         locked.status = GameStatus.RUNNING
         locked.save(update_fields=["status"])
         started = GameEvent(
@@ -897,13 +925,22 @@ def substitute_record(
     reason = reason_required(reason)
     forum_username = (forum_username or "").strip()
     if not forum_username:
-        raise InvalidInput("请填写替补玩家的论坛用户名。")
+        raise InvalidInput(
+            "请填写替补玩家的论坛用户名。",
+            message_en="The substitute's forum username is required.",
+        )
     if character.game_id != game.pk:
         raise NotFound()
     with transaction.atomic():
         locked = game_lock(game)
         if not locked.is_live:
-            raise GameNotLive("游戏进行中才能登记替补；开始前请直接修改角色的论坛账号。")
+            raise GameNotLive(
+                "游戏进行中才能登记替补；开始前请直接修改角色的论坛账号。",
+                message_en=(
+                    "A substitute is recorded while the game runs; before the start, change "
+                    "the character's forum account instead."
+                ),
+            )
         if Substitute.objects.filter(character=character).exists():
             raise SubstituteExists()
         substitute = Substitute.objects.create(
@@ -946,7 +983,10 @@ def assistant_record(
     """场外助理: recorded for the character; an assistant never posts or votes for it."""
     forum_username = (forum_username or "").strip()
     if not forum_username:
-        raise InvalidInput("请填写场外助理的论坛用户名。")
+        raise InvalidInput(
+            "请填写场外助理的论坛用户名。",
+            message_en="The assistant's forum username is required.",
+        )
     if character.game_id != game.pk:
         raise NotFound()
     with transaction.atomic():
@@ -957,7 +997,9 @@ def assistant_record(
             defaults={"forum_uid": forum_uid[:32], "note": note[:200], "director": director},
         )
         if not created:
-            raise InvalidInput("该场外助理已经登记过。")
+            raise InvalidInput(
+                "该场外助理已经登记过。", message_en="This assistant is recorded already."
+            )
         event = GameEvent(
             "assistant_recorded",
             DIRECTORS,

@@ -33,6 +33,7 @@ from games.admin_base import GameStateAdmin, InterventionForm, request_director,
 from games.admin_labels import GameColumn
 from games.engine.errors import InvalidInput
 from games.engine.text import is_blank
+from games.eventlog import listing
 from games.models import Game
 from werewolf import selectors, services
 from werewolf.engine import GENDERS, get_ruleset
@@ -308,6 +309,7 @@ class CountForm(_StateForm, InterventionForm):
                 raise InvalidInput(
                     str(_("第 %(n)d 行不是“投票者 目标”两个角色名：%(line)s"))
                     % {"n": n, "line": line.strip()[:40]},
+                    message_en=f"Line {n} is not two character names (voter, target).",
                     reason="bad ballot line",
                 )
             out.append((ids[words[0]], ids[words[1]]))
@@ -606,7 +608,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         for skill in step.skills:
             for actor, value in state.night.get("subs", {}).get(skill, {}).items():
                 targets, option = submission(value)
-                chosen = "、".join(names.get(t, "—") for t in targets)
+                chosen = listing(names.get(t, "—") for t in targets)
                 words = option_words(rs, rs.skills[skill], option)
                 subs.append(
                     {

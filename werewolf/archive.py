@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.archive_selectors import ArchiveFacts, ReplayCheck, RosterRow
+from games.eventlog import listing
 from games.models import Event, Game
 from werewolf import store
 from werewolf.engine import get_ruleset
@@ -73,7 +74,7 @@ def werewolf_archive(game: Game) -> ArchiveFacts:
         outcome = _("导演结束了游戏，未分胜负")
     notes = []
     if state.lost:
-        lost = "、".join(faction_name(f) for f in state.lost)
+        lost = listing(faction_name(f) for f in state.lost)
         notes.append(_("判负的阵营（按先后）：%(factions)s") % {"factions": lost})
     if state.sheriff is not None and state.sheriff in state.players:
         notes.append(_("最后的警长：%(name)s") % {"name": state.players[state.sheriff].name})

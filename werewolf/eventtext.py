@@ -28,12 +28,14 @@ from games.eventlog import (
     ids_in,
     keys,
     lazy_text,
+    listing,
     phase_changed,
     phase_moved,
     register_portal_kinds,
     register_texts,
     short,
     text_or,
+    votes_text,
 )
 from games.models import TRANSITION_LABELS
 from werewolf.engine import Ruleset, get_ruleset
@@ -112,13 +114,13 @@ def _named(rows: Any, ctx: LogContext) -> str:
             shown.append(str(row.get("name") or ctx.name(row.get("id"))))
         else:
             shown.append(ctx.name(row))
-    return "、".join(shown) if shown else _("无")
+    return listing(shown) if shown else _("无")
 
 
 def _target(p: Payload, ctx: LogContext) -> str:
     """The target(s) of a submission, with its option in words ([061]: 狡黠's guess, 公示…)."""
     if p.get("targets") is not None:
-        names = "、".join(ctx.name(t) for t in p["targets"])
+        names = listing(ctx.name(t) for t in p["targets"])
         return f"{names or _('（无目标）')}{p.get('option_text', '')}"
     if p.get("target") is None:
         return _("（无目标）")
@@ -135,13 +137,13 @@ def _deal(p: Payload, ctx: LogContext) -> str:
     by_role: dict[str, list[str]] = {}
     for cid, role in roles.items():
         by_role.setdefault(look.role(role) or _("未知身份"), []).append(ctx.name(cid))
-    shown = "；".join(f"{role} {'、'.join(names)}" for role, names in by_role.items())
+    shown = _("；").join(f"{role} {listing(names)}" for role, names in by_role.items())
     return _("发身份：%(roles)s") % {"roles": shown or _("无")}
 
 
 def _role_card(p: Payload, ctx: LogContext) -> str:
     skills = _("技能 %(list)s") % {
-        "list": "、".join(f"[{s.get('name')}]" for s in p.get("skills") or []) or _("无")
+        "list": listing(f"[{s.get('name')}]" for s in p.get("skills") or []) or _("无")
     }
     words = {
         "name": ctx.subject(),
@@ -281,7 +283,7 @@ def _leader(p: Payload, ctx: LogContext) -> str:
             votes[ctx.name(target)] = votes.get(ctx.name(target), 0) + 1
     text = _("选举结果：%(leader)s 成为主刀狼（得票：%(votes)s）") % {
         "leader": who(p.get("leader"), ctx),
-        "votes": "、".join(f"{n} {v}" for n, v in votes.items()) or _("无人投票"),
+        "votes": listing(f"{n} {v}" for n, v in votes.items()) or _("无人投票"),
     }
     pool = p.get("drawn_from") or []
     if len(pool) > 1:
@@ -301,7 +303,7 @@ def _forfeited(p: Payload, ctx: LogContext) -> str:
     look = _look(ctx)
     actor = who(p["actor"], ctx) if "actor" in p else _subject(ctx)
     what = (
-        f"「{p.get('name') or look.step(p['step'])}」"
+        _("「%(step)s」") % {"step": p.get("name") or look.step(p["step"])}
         if "step" in p
         else f"[{p.get('name') or look.skill(p.get('skill'))}]"
     )
@@ -309,7 +311,7 @@ def _forfeited(p: Payload, ctx: LogContext) -> str:
     forced = p.get("forced") or []
     if forced:
         text += _("（其中<强制>技能：%(skills)s）") % {
-            "skills": "、".join(f"[{look.skill(s)}]" for s in forced)
+            "skills": listing(f"[{look.skill(s)}]" for s in forced)
         }
     return text
 
@@ -323,8 +325,12 @@ def _sense(p: Payload, ctx: LogContext) -> str:
 
 
 def _hits(hits: Any, ctx: LogContext) -> str:
-    shown = [f"{ctx.name(h[0])}（{h[1]}）" for h in hits or [] if isinstance(h, list) and h]
-    return "、".join(shown) if shown else _("无人")
+    shown = [
+        _("%(name)s（%(cause)s）") % {"name": ctx.name(h[0]), "cause": h[1]}
+        for h in hits or []
+        if isinstance(h, list) and len(h) >= 2
+    ]
+    return listing(shown) if shown else _("无人")
 
 
 def _night_draft(p: Payload, ctx: LogContext) -> str:
@@ -343,7 +349,7 @@ def _night_override(p: Payload, ctx: LogContext) -> str:
     }
     if "feedback_applied" in p:
         changed = [ctx.name(pid) for pid in (p.get("feedback_applied") or {})]
-        text += _("；修改私信反馈：%(names)s") % {"names": "、".join(changed) or _("无")}
+        text += _("；修改私信反馈：%(names)s") % {"names": listing(changed) or _("无")}
     if "effects_applied" in p:
         text += _("；调整了夜间效果")
     return text
@@ -421,13 +427,11 @@ def _day_open(p: Payload, ctx: LogContext) -> str:
 
 def _vote_result(p: Payload, ctx: LogContext) -> str:
     totals = [
-        _("%(name)s %(votes)s 票") % {"name": t[1], "votes": t[2]}
-        for t in p.get("totals") or []
-        if isinstance(t, list) and len(t) >= 3
+        votes_text(t[1], t[2]) for t in p.get("totals") or [] if isinstance(t, list) and len(t) >= 3
     ]
     text = _("%(day)s投票结果：%(totals)s") % {
         "day": day_text(p.get("day")),
-        "totals": "、".join(totals) or _("无有效票"),
+        "totals": listing(totals) or _("无有效票"),
     }
     return text + (_("（平票）") if p.get("tie") else "")
 
@@ -477,7 +481,7 @@ def _game_over(p: Payload, ctx: LogContext) -> str:
     ]
     winner = p.get("winner_name") or (_look(ctx).faction(p["winner"]) if p.get("winner") else "")
     head = _("游戏结束：%(winner)s获胜") % {"winner": winner} if winner else _("游戏结束：无人获胜")
-    return head + _("；身份揭晓：%(roles)s") % {"roles": "、".join(roles) or _("无")}
+    return head + _("；身份揭晓：%(roles)s") % {"roles": listing(roles) or _("无")}
 
 
 RED_CARD_EFFECTS = {"eliminate": gettext_noop("出局"), "idle": gettext_noop("进入挂机状态")}
@@ -485,8 +489,10 @@ RED_CARD_EFFECTS = {"eliminate": gettext_noop("出局"), "idle": gettext_noop("�
 
 def _red_card(p: Payload, ctx: LogContext) -> str:
     effect = RED_CARD_EFFECTS.get(str(p.get("effect")))
-    text = _("%(name)s 被红牌罚下") % {"name": p.get("name") or ctx.name(p.get("character"))}
-    return text + (f"：{_(effect)}" if effect else "")
+    name = p.get("name") or ctx.name(p.get("character"))
+    if effect is None:
+        return _("%(name)s 被红牌罚下") % {"name": name}
+    return _("%(name)s 被红牌罚下：%(effect)s") % {"name": name, "effect": _(effect)}
 
 
 def _pull_failed(p: Payload, ctx: LogContext) -> str:
@@ -706,7 +712,7 @@ def player_line(frame: Mapping[str, Any]) -> str:
     if frame.get("text"):  # a core event's sentence
         return str(frame["text"])
     if kind == "sense":
-        names = "、".join(t["name"] for t in payload["targets"]) or _("无人")
+        names = listing(t["name"] for t in payload["targets"]) or _("无人")
         return _("%(skill)s：今晚被指杀的是 %(names)s") % {
             "skill": payload["skill"],
             "names": names,
@@ -715,13 +721,16 @@ def player_line(frame: Mapping[str, Any]) -> str:
         seen = payload.get("role") or _("查验无效")
         return _("预言：%(name)s 是 %(role)s") % {"name": payload["target_name"], "role": seen}
     if kind == "day_open":
-        dead = "、".join(p["name"] for p in payload["night_out"]) or _("无人")
+        dead = listing(p["name"] for p in payload["night_out"]) or _("无人")
         return _("第 %(day)s 天开始，昨夜出局：%(dead)s") % {"day": payload["day"], "dead": dead}
     if kind == "vote_result":
-        rows = "，".join(f"{name} {total}" for _id, name, total in payload["totals"])
+        rows = _("，").join(f"{name} {total}" for _id, name, total in payload["totals"])
         return _("第 %(day)s 天投票：%(rows)s") % {"day": payload["day"], "rows": rows or "—"}
     if kind == "game_over":
-        roles = "、".join(f"{r['name']}（{r['role']}）" for r in payload.get("roles") or [])
+        roles = listing(
+            _("%(name)s（%(role)s）") % {"name": r["name"], "role": r["role"]}
+            for r in payload.get("roles") or []
+        )
         return _("游戏结束：%(winner)s获胜。身份揭晓：%(roles)s") % {
             "winner": payload.get("winner_name") or _("无人"),
             "roles": roles or _("无"),
@@ -731,14 +740,14 @@ def player_line(frame: Mapping[str, Any]) -> str:
     if kind == "submitted" and "target_names" in payload:  # several targets or an option (061)
         return _("已提交 %(name)s → %(targets)s%(option)s") % {
             "name": payload.get("name", ""),
-            "targets": "、".join(payload["target_names"]) or _("无目标"),
+            "targets": listing(payload["target_names"]) or _("无目标"),
             "option": payload.get("option_text", ""),
         }
     if kind == "out" and "role" not in payload:  # [061]: a day out without its role
         return _("%(name)s 出局：%(cause)s") % {"name": payload["name"], "cause": payload["cause"]}
     if kind == "team_pick" and "target_names" in payload:
         # a team's wide pick: several targets (or none)
-        targets = "、".join(payload["target_names"]) or "—"
+        targets = listing(payload["target_names"]) or "—"
         return _(PLAYER_LABELS[kind]) % {"name": payload["name"], "target_name": targets}
     label = PLAYER_LABELS.get(kind)
     if label is None:

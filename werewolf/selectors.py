@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import live
 from games.engine.text import names_short
 from games.models import Character, Event, Game
@@ -33,7 +35,7 @@ def werewolf_start_missing(*, game: Game) -> list[str]:
     names = genders_missing(werewolf_state(game=game))
     if not names:
         return []
-    return ["性别（" + names_short(names) + "）"]
+    return [_("性别（%(names)s）") % {"names": names_short(names)}]
 
 
 def werewolf_auction(*, game: Game) -> dict[int, dict[str, Any]]:

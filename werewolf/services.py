@@ -176,11 +176,18 @@ def werewolf_auction_set(
         locked = game_lock(game)
         state = store.state_load(locked)
         if state.phase != SETUP:
-            raise AlreadyStarted("游戏已经开始，不能再录入性别与竞拍结果。")
+            raise AlreadyStarted(
+                "游戏已经开始，不能再录入性别与竞拍结果。",
+                message_en="The game has started: genders and the auction can no longer be set.",
+            )
         deal = store.last_deal(locked)
         cast = {int(c) for c, _name, _gender in deal["characters"]}
         if not set(genders) <= cast or not set(auction) <= cast:
-            raise InvalidInput("有不在本局的角色。", reason="unknown character")
+            raise InvalidInput(
+                "有不在本局的角色。",
+                message_en="A character named is not in this game.",
+                reason="unknown character",
+            )
         payload = {
             "characters": [[c, name, genders.get(int(c))] for c, name, _ in deal["characters"]],
             "roles": {str(p.id): p.role for p in state.players.values()},
@@ -574,14 +581,26 @@ def werewolf_day_count(
         _live(locked)
         state = store.state_load(locked)
         if state.phase != DAY or state.flags.get("voted") == state.day:
-            raise InvalidInput("现在不是可以计票的白天（或今天的投票已结算）。", reason="no vote")
+            raise InvalidInput(
+                "现在不是可以计票的白天（或今天的投票已结算）。",
+                message_en="It is not a day whose vote can be counted (or today's is settled).",
+                reason="no vote",
+            )
         voters = [v for v, _t in ballots]
         if len(set(voters)) != len(voters):
-            raise InvalidInput("同一名角色只能有一张最终选票。", reason="voter twice")
+            raise InvalidInput(
+                "同一名角色只能有一张最终选票。",
+                message_en="A character has only one final ballot.",
+                reason="voter twice",
+            )
         for pid in (pid for pair in ballots for pid in pair):
             p = state.players.get(pid)
             if p is None or not p.alive:
-                raise InvalidInput("选票中有不在场的角色。", reason="not alive")
+                raise InvalidInput(
+                    "选票中有不在场的角色。",
+                    message_en="A ballot names a character not in play.",
+                    reason="not alive",
+                )
         totals = engine.tally(state, dict(ballots))
         asks = engine.get_ruleset(state.ruleset).day_ballots
         return _day_vote_settle(locked, director, totals, reason, list(ballots) if asks else None)

@@ -124,7 +124,13 @@ def _options(view: dict[str, Any], skill: Skill, rs: Any) -> dict[str, Any] | No
             if inner is None:
                 continue
             if inner.effect == "zhen":
-                choices += [{"value": f"{key}:{n}", "label": f"{inner.name}（{n}）"} for n in "123"]
+                choices += [
+                    {
+                        "value": f"{key}:{n}",
+                        "label": _("%(name)s（%(n)s）") % {"name": inner.name, "n": n},
+                    }
+                    for n in "123"
+                ]
             else:
                 choices.append({"value": key, "label": inner.name})
         return {"kind": "select", "label": _("借用的技能"), "choices": choices}

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.utils import translation
 
 from games import eventlog
 from games import services as game_services
@@ -123,3 +124,22 @@ def test_a_061_log_has_no_auction_words_and_names_the_prelude_the_opening_night(
         assert "第 0 " not in line.text, line.text
         assert "第 0 " not in line.phase_label, line.phase_label
     assert any("开局夜" in line.text for line in lines)
+
+
+CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff00-\uffef]")  # 、。「」 and ，：（）；…
+
+
+def test_in_english_the_log_reads_with_english_punctuation(director: Any) -> None:
+    """Lists, asides and counts are the catalogue's (", ", " (…)", "1 vote"), not glued in
+    Chinese around the translated words; a post's own line (``text``) stays as it was posted."""
+    game, _ids = _played(director)
+    events = Event.objects.filter(game=game)
+    own_words = {e.seq for e in events if e.payload.get("text") or e.kind == "night_draft"}
+    with translation.override("en"):
+        lines = [line for line in _lines(game) if line.seq not in own_words]
+    texts = [line.text for line in lines]
+    assert [t for t in texts if CJK_PUNCTUATION.search(t)] == []
+    assert any(t.startswith("Roles dealt: ") and ", " in t for t in texts), texts
+    sense = next(t for t in texts if "P11, P15" in t)
+    assert "[通灵]" in sense  # the ruleset's skill names stay as the rule post spells them
+    assert any(re.search(r"P14 5 votes\b", t) for t in texts), texts

@@ -73,7 +73,7 @@ class NotYourSkill(WerewolfConflict):
 class Charmed(WerewolfConflict):
     code = "charmed"
     message = "梦中人[魅惑]：今晚你不能使用技能。"
-    message_en = "Charmed by the dreamer (魅惑): you cannot use skills tonight."
+    message_en = "Charmed by the dreamer: you cannot use skills tonight."
 
 
 class StepNotOpen(WerewolfConflict):

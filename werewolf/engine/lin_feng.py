@@ -51,12 +51,12 @@ Op = list[Any]
 
 class StageRepeat(RepeatTarget):
     message = "<票台>不能连续两天对同一名玩家发动。"
-    message_en = "票台 cannot name the same player two days running."
+    message_en = "The stage cannot name the same player two days running."
 
 
 class CunningRepeat(RepeatTarget):
     message = "<狡黠>不可连续两日对同一个角色使用。"
-    message_en = "狡黠 cannot name the same character two nights running."
+    message_en = "The cunning guess cannot name the same character two days running."
 
 
 def _params(d: Draft) -> dict[str, Any]:
@@ -216,7 +216,11 @@ def _check_option(d: Draft, p: Player, sk: Skill, targets: list[int], option: st
     effect = sk.effect
     if effect == "cunning":
         if option not in d.rs.roles:
-            raise InvalidInput("请猜测一个本局的身份。", reason="cunning needs a role key")
+            raise InvalidInput(
+                "请猜测一个本局的身份。",
+                message_en="Guess a role of this game.",
+                reason="cunning needs a role key",
+            )
         last = p.flags.get("last_cunning")
         if last == [targets[0], d.day - 1]:
             raise CunningRepeat()
@@ -226,28 +230,50 @@ def _check_option(d: Draft, p: Player, sk: Skill, targets: list[int], option: st
         borrow = p.flags.get("borrow") or {}
         skill = d.rs.skills.get(key)
         if key not in borrow.get("skills", []) or skill is None:
-            raise InvalidInput("只能使用猜测成功后所选的技能。", reason="not a borrowed skill")
+            raise InvalidInput(
+                "只能使用猜测成功后所选的技能。",
+                message_en="Only the skill chosen after a right guess can be used.",
+                reason="not a borrowed skill",
+            )
         _check_option(d, p, skill, targets, inner or None)
     elif effect == "zhen":
         if option not in ("1", "2", "3"):
-            raise InvalidInput("请选择失去1、2或3个<炼>标记。", reason="zhen needs 1, 2 or 3")
+            raise InvalidInput(
+                "请选择失去1、2或3个<炼>标记。",
+                message_en="Choose to lose 1, 2 or 3 marks.",
+                reason="zhen needs 1, 2 or 3",
+            )
         if _marks_owner(d, p).counters.get("marks", 0) < int(option):
-            raise InvalidInput("<炼>标记不足。", reason="not enough marks")
+            raise InvalidInput(
+                "<炼>标记不足。", message_en="Not enough marks.", reason="not enough marks"
+            )
     elif effect == "whisper":
         chars, marks = count_chars(option or "")
         limit = int(_params(d).get("whisper_max", 10))
         if not chars or chars > limit or marks > limit:
-            raise InvalidInput(f"传音须为1至{limit}个字。", reason="whisper length")
+            raise InvalidInput(
+                f"传音须为1至{limit}个字。",
+                message_en=f"A whisper is 1 to {limit} characters.",
+                reason="whisper length",
+            )
     elif effect == "stage":
         before = set(d.flags.get("lf_stage_last", []))
         if before & set(targets):
             raise StageRepeat()
     elif effect == "curse":
         if targets[0] in d.flags.get("lf_cursed", []):
-            raise InvalidTarget("<诅咒>每名玩家仅可以被选择一次。", reason="cursed before")
+            raise InvalidTarget(
+                "<诅咒>每名玩家仅可以被选择一次。",
+                message_en="The curse can name each player only once.",
+                reason="cursed before",
+            )
     elif effect == "insight":
         if targets[0] in p.flags.get("insight_done", []):
-            raise InvalidTarget("<明察>对每名玩家只能使用一次。", reason="insight before")
+            raise InvalidTarget(
+                "<明察>对每名玩家只能使用一次。",
+                message_en="The insight can be used on each player only once.",
+                reason="insight before",
+            )
     elif effect == "verify" and option not in (None, "publish"):
         raise InvalidInput(reason="verify's option is publish or nothing")
 
@@ -257,7 +283,11 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     option; it replaces the actor's earlier one until the step closes."""
     targets = list(dict.fromkeys(a.targets))
     if len(targets) != len(a.targets):
-        raise InvalidInput("同一名角色不能重复选择。", reason="a target named twice")
+        raise InvalidInput(
+            "同一名角色不能重复选择。",
+            message_en="The same character cannot be chosen twice.",
+            reason="a target named twice",
+        )
     want = _want(d, p, sk)
     inner = d.rs.skills.get((a.option or "").split(":")[0])
     if sk.effect == "borrowed" and inner is not None:
@@ -269,13 +299,24 @@ def _lf_pick(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     if not low <= len(targets) <= high:
         raise InvalidInput(
             f"须选择{low}至{high}名角色。" if low != high else f"须选择{low}名角色。",
+            message_en=(
+                f"Choose {low} to {high} characters."
+                if low != high
+                else f"Choose {low} character{'' if low == 1 else 's'}."
+            ),
             reason=f"{low}-{high} targets",
         )
     for t in targets:
         if t not in d.players or not d.p(t).alive:
-            raise InvalidTarget("已经出局的角色不能被选为技能的目标。", reason="out")
+            raise InvalidTarget(
+                "已经出局的角色不能被选为技能的目标。",
+                message_en="A character who is out cannot be a skill's target.",
+                reason="out",
+            )
         if sk.target == "other" and t == p.id:
-            raise InvalidTarget("不能选择自己。", reason="self")
+            raise InvalidTarget(
+                "不能选择自己。", message_en="You cannot choose yourself.", reason="self"
+            )
     option = a.option
     _check_option(d, p, sk, targets, option)
     all_subs = dict(d.night.get("subs", {}))
@@ -344,7 +385,11 @@ def _favor(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     voted = int(w["voted"])
     if target == voted or d.p(target).statuses.get("stage") == d.day:
         raise InvalidTarget(
-            "偏爱的代替者不可以是被投票出局者本人或铁柱票台上的角色。", reason="favor target"
+            "偏爱的代替者不可以是被投票出局者本人或铁柱票台上的角色。",
+            message_en=(
+                "The favored stand-in cannot be the one voted out, nor a character on the stage."
+            ),
+            reason="favor target",
         )
     _drop(d, w)
     d.wp(p.id).used["favor"] = 1
@@ -374,7 +419,11 @@ def _soul(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
 
 def _grudge(d: Draft, p: Player, w: dict[str, Any], target: int) -> None:
     if target not in w.get("voters", []):
-        raise InvalidTarget("只能从投票给洞察者的角色中选择。", reason="not a voter")
+        raise InvalidTarget(
+            "只能从投票给洞察者的角色中选择。",
+            message_en="Choose one of the characters who voted for you.",
+            reason="not a voter",
+        )
     _drop(d, w)
     d.wp(p.id).used["grudge"] = 1
     _out(d, target, CAUSE_GRUDGE, night=False, by=[p.id])

@@ -297,20 +297,22 @@ NOTE_MAX = 500  # a director's private note (feedback kind "note"), in character
 EFFECT_KEYS = ("used", "love", "protect", "longevity")
 
 
-def _refuse(text: str, reason: str) -> InvalidInput:
-    return InvalidInput(f"修改无效：{text}", reason=reason)
+def _refuse(text: str, text_en: str, reason: str) -> InvalidInput:
+    return InvalidInput(f"修改无效：{text}", message_en=f"Change refused: {text_en}", reason=reason)
 
 
 def _player_id(d: Draft, value: Any) -> int:
     """A character of the game, as the int the payloads use (a JSON key arrives as a string)."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise _refuse("角色不存在。", f"not a character id: {value!r}")
+        raise _refuse("角色不存在。", "no such character.", f"not a character id: {value!r}")
     try:
         pid = int(value)
     except ValueError:
-        raise _refuse("角色不存在。", f"not a character id: {value!r}") from None
+        raise _refuse(
+            "角色不存在。", "no such character.", f"not a character id: {value!r}"
+        ) from None
     if pid not in d.players:
-        raise _refuse("角色不存在。", f"unknown character {pid}")
+        raise _refuse("角色不存在。", "no such character.", f"unknown character {pid}")
     return pid
 
 
@@ -318,16 +320,28 @@ def _feedback_entry(d: Draft, roles: frozenset[str], entry: Any) -> dict[str, An
     """One private feedback entry of the director's: a 预言 result (a role name of the
     ruleset, or 查验无效) or a note; the engine fills ``target_name``."""
     if not isinstance(entry, Mapping):
-        raise _refuse("反馈格式不对。", "a feedback entry is an object")
+        raise _refuse(
+            "反馈格式不对。",
+            "the feedback is not in the right form.",
+            "a feedback entry is an object",
+        )
     keys = set(entry)
     if entry.get("kind") == "note" and keys == {"kind", "text"}:
         text = entry["text"].strip() if isinstance(entry["text"], str) else ""
         if is_blank(text) or len(text) > NOTE_MAX:
-            raise _refuse(f"私信须为1至{NOTE_MAX}字。", "a note is 1-500 characters")
+            raise _refuse(
+                f"私信须为1至{NOTE_MAX}字。",
+                f"a note is 1 to {NOTE_MAX} characters.",
+                "a note is 1-500 characters",
+            )
         return {"kind": "note", "text": text}
     if entry.get("kind") == "divine" and keys == {"kind", "target", "role"}:
         if not isinstance(entry["role"], str) or entry["role"] not in roles:
-            raise _refuse("身份不在本规则中。", f"unknown role name {entry['role']!r}")
+            raise _refuse(
+                "身份不在本规则中。",
+                "that role is not in this ruleset.",
+                f"unknown role name {entry['role']!r}",
+            )
         target = _player_id(d, entry["target"])
         return {
             "kind": "divine",
@@ -337,10 +351,16 @@ def _feedback_entry(d: Draft, roles: frozenset[str], entry: Any) -> dict[str, An
         }
     if entry.get("kind") == "divine" and keys == {"kind", "target", "failed"}:
         if entry["failed"] is not True:
-            raise _refuse("反馈格式不对。", "failed must be true")
+            raise _refuse(
+                "反馈格式不对。", "the feedback is not in the right form.", "failed must be true"
+            )
         target = _player_id(d, entry["target"])
         return {"kind": "divine", "target": target, "failed": True, "target_name": d.name(target)}
-    raise _refuse("反馈格式不对。", f"not an allowed feedback entry: {sorted(keys)}")
+    raise _refuse(
+        "反馈格式不对。",
+        "the feedback is not in the right form.",
+        f"not an allowed feedback entry: {sorted(keys)}",
+    )
 
 
 def _override_feedback(
@@ -348,15 +368,27 @@ def _override_feedback(
 ) -> dict[str, list[dict[str, Any]]]:
     """The drafted feedback with each named player's entries replaced (``[]`` removes them)."""
     if not isinstance(given, Mapping):
-        raise _refuse("反馈格式不对。", "feedback is an object by character")
+        raise _refuse(
+            "反馈格式不对。",
+            "the feedback is not in the right form.",
+            "feedback is an object by character",
+        )
     roles = frozenset(r.name for r in d.rs.roles.values())
     replaced: dict[str, list[dict[str, Any]]] = {}
     for key, entries in given.items():
         pid = str(_player_id(d, key))
         if pid in replaced:
-            raise _refuse("同一角色的反馈重复。", f"character {pid} named twice")
+            raise _refuse(
+                "同一角色的反馈重复。",
+                "the same character's feedback is given twice.",
+                f"character {pid} named twice",
+            )
         if not isinstance(entries, list | tuple):
-            raise _refuse("反馈格式不对。", "a character's feedback is a list")
+            raise _refuse(
+                "反馈格式不对。",
+                "the feedback is not in the right form.",
+                "a character's feedback is a list",
+            )
         replaced[pid] = [_feedback_entry(d, roles, e) for e in entries]
     merged = {pid: replaced.pop(pid, list(items)) for pid, items in drafted.items()}
     merged.update(replaced)
@@ -374,19 +406,31 @@ def _override_effects(drafted: Mapping[str, Any], given: Any) -> dict[str, Any]:
     """The drafted effects with only the entries the director kept: each list a subset of the
     draft's (an effect may be voided, not invented); a key not given keeps the draft's list."""
     if not isinstance(given, Mapping) or not set(given) <= set(EFFECT_KEYS):
-        raise _refuse("效果格式不对。", f"effects keys are {', '.join(EFFECT_KEYS)}")
+        raise _refuse(
+            "效果格式不对。",
+            "the effects are not in the right form.",
+            f"effects keys are {', '.join(EFFECT_KEYS)}",
+        )
     effects = {k: list(drafted.get(k, [])) for k in EFFECT_KEYS}
     effects |= {k: v for k, v in drafted.items() if k not in EFFECT_KEYS}  # a ruleset's own
     for key, entries in given.items():
         if not isinstance(entries, list | tuple):
-            raise _refuse("效果格式不对。", f"effects {key} is a list")
+            raise _refuse(
+                "效果格式不对。",
+                "the effects are not in the right form.",
+                f"effects {key} is a list",
+            )
         kept: set[int] = set()
         for entry in entries:
             match = next(
                 (i for i, e in enumerate(effects[key]) if i not in kept and _same(e, entry)), None
             )
             if match is None:
-                raise _refuse("只能取消草稿中的效果，不能新增。", f"{key} {entry!r} is not drafted")
+                raise _refuse(
+                    "只能取消草稿中的效果，不能新增。",
+                    "effects of the draft can only be removed, not added.",
+                    f"{key} {entry!r} is not drafted",
+                )
             kept.add(match)
         # The draft's order, less what the director voided.
         effects[key] = [e for i, e in enumerate(effects[key]) if i in kept]
@@ -415,7 +459,11 @@ def night_publish(
         try:
             hits = [[int(h[0]), str(h[1])] for h in overrides.get("hits", result["hits"])]
         except (TypeError, ValueError, IndexError):
-            raise _refuse("出局格式不对。", "hits are [[target, cause], ...]") from None
+            raise _refuse(
+                "出局格式不对。",
+                "the outs are not in the right form.",
+                "hits are [[target, cause], ...]",
+            ) from None
         if any(h[0] not in d.players for h in hits):
             raise InvalidInput(reason="unknown character")
         log: dict[str, Any] = {

@@ -31,7 +31,11 @@ def auction_cost(rs: Ruleset, bid: Mapping[str, Any], gender: str | None) -> int
 
 def _check_gender(cid: int, name: str, gender: Any) -> None:
     if gender is not None and gender not in GENDERS:
-        raise InvalidInput(f"{name}的性别只能是男或女（或未定）。", reason=f"bad gender of {cid}")
+        raise InvalidInput(
+            f"{name}的性别只能是男或女（或未定）。",
+            message_en=f"The gender of {name} is 男 (male) or 女 (female), or not set.",
+            reason=f"bad gender of {cid}",
+        )
 
 
 def _check_bid(
@@ -47,6 +51,10 @@ def _check_bid(
     if unknown or not ints or not (gold is None or (whole(gold) and gold >= 0)):
         raise InvalidInput(
             f"{name}的竞拍数据无效：表演、挡刀须为整数，金币须为非负整数。",
+            message_en=(
+                f"The auction entry of {name} is invalid: act and block are whole numbers, "
+                "gold a whole number not below 0."
+            ),
             reason=f"bad auction entry for {cid}",
         )
     _check_gender(cid, name, bid.get("gender"))
@@ -54,6 +62,7 @@ def _check_bid(
     if gold is not None and cost > gold:
         raise InvalidInput(
             f"{name}的竞拍花费{cost}金币，超过其金币{gold}。",
+            message_en=f"The auction of {name} costs {cost} gold, more than its {gold} gold.",
             reason=f"auction of {cid} costs more than its gold",
         )
 
@@ -82,6 +91,9 @@ def new_game(
         if len(deck) != len(characters):
             raise InvalidInput(
                 f"{rs.name} 需要 {len(deck)} 名角色，本局有 {len(characters)} 名。",
+                message_en=(
+                    f"The ruleset needs {len(deck)} characters; this game has {len(characters)}."
+                ),
                 reason=f"{rs.name} needs {len(deck)} players",
             )
         rng.shuffle(deck)
@@ -93,7 +105,11 @@ def new_game(
     auction = auction or {}
     players = {}
     if set(auction) - set(ids):
-        raise InvalidInput("竞拍结果中有不在本局的角色。", reason="auction of an unknown character")
+        raise InvalidInput(
+            "竞拍结果中有不在本局的角色。",
+            message_en="The auction names a character not in this game.",
+            reason="auction of an unknown character",
+        )
     for cid, name, gender in characters:
         bid = auction.get(cid, {})
         _check_gender(cid, name, gender)

@@ -192,7 +192,9 @@ def use_skill(d: Draft, a: UseSkill, now: float) -> None:
     # one target, checked before anything else is.
     wide = WIDE.get(sk.handler)
     if wide is None and a.option is not None:  # only a wide handler reads an option
-        raise InvalidInput("这个技能没有可选项。", reason="no option")
+        raise InvalidInput(
+            "这个技能没有可选项。", message_en="This skill has no options.", reason="no option"
+        )
     target = None if wide is not None else target_of(d, p, sk, a.targets)
     if sk.limited and p.used.get(sk.key, 0) >= 1:
         raise SkillUsedUp(skill=sk.key)
