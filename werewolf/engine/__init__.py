@@ -14,7 +14,7 @@ No Django, Channels, Celery or ninja here (an import-linter contract enforces it
 
 from __future__ import annotations
 
-from . import conan, lin_feng  # noqa: F401  # [096]'s and [061]'s handlers, registered by name
+from . import conan, conan_relic, conan_status, conan_undead, lin_feng  # noqa: F401  # by name
 from .actions import (
     ACTION_TYPES,
     Action,
