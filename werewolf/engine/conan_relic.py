@@ -1,6 +1,8 @@
-"""[096]'s 亡灵圣物 and 神眷者: 藏匿, 诅咒 at the night's open and its immunities (神恩, 共鸣, 无限魔力, 全知, 龙鳞), 灾厄,
-馈赠, 认主, 追踪, 七轮感应法, 戈尔贡之血, 龙息's transfer, 共鸣 (damage flow step 5), 无限魔力's 变羊术, 全知, 许愿 effect 3,
-the 高塔 holder's notice; 神眷者's election on day 1, 神恩 and 传承.
+"""[096]'s 亡灵圣物 and 神眷者: 藏匿, 诅咒 at the night's open and its
+immunities (神恩, 共鸣, 无限魔力, 全知, 龙鳞), 灾厄, 馈赠, 认主, 追踪, 七轮感应法,
+戈尔贡之血, 龙息's transfer, 共鸣 (damage flow step 5), 无限魔力's 变羊术, 全知,
+许愿 effect 3, the 高塔 holder's notice; 神眷者's election on day 1,
+神恩 and 传承.
 
 Stubs registered by the names the ruleset lists; each is to be written (see
 docs/werewolf-engine.md, "[096] 名侦探柯南 (being built)")."""

@@ -1,5 +1,6 @@
-"""[096]'s statuses and votes: 束缚 (缠绕) and its penalty, 变羊 (变羊术), 石化 (魔眼, 蛇发诅咒), 咒术's chain, 龙鳞,
-the vote weights (龙威, 咆哮, 神恩's 1.5 unaffected by statuses, 石化's void votes, 变羊's void votes
+"""[096]'s statuses and votes: 束缚 (缠绕) and its penalty, 变羊 (变羊术),
+石化 (魔眼, 蛇发诅咒), 咒术's chain, 龙鳞, the vote weights (龙威, 咆哮, 神恩's
+1.5 unaffected by statuses, 石化's void votes, 变羊's void votes
 against the 巫师) and the day vote from day 2.
 
 Stubs registered by the names the ruleset lists; each is to be written (see

@@ -1,6 +1,7 @@
-"""[096]'s damage flow steps and the undead: 五龙分威术, 祝福/四叶草, 许愿 (the wished one's choice, effect 1),
-聚灵术, 招魂术 with 通灵术's list, 尸爆, 光明之魂, 净化洗礼, 腐化, 灵能, 虚体, 援护, 森林先知, 九星金光咒's undead count, the 驱魔人
-joining a faction.
+"""[096]'s damage flow steps and the undead: 五龙分威术, 祝福/四叶草, 许愿
+(the wished one's choice, effect 1), 聚灵术, 招魂术 with 通灵术's list,
+尸爆, 光明之魂, 净化洗礼, 腐化, 灵能, 虚体, 援护, 森林先知, 九星金光咒's undead count,
+the 驱魔人 joining a faction.
 
 Stubs registered by the names the ruleset lists; each is to be written (see
 docs/werewolf-engine.md, "[096] 名侦探柯南 (being built)")."""
