@@ -63,6 +63,10 @@ class Lookup:
         """The ruleset has a 竞拍贴 (表演/挡刀 mean something: [099], not [061])."""
         return self.rs is None or self.rs.has_auction
 
+    def group(self, key: Any) -> str:
+        group = self.rs.groups.get(str(key)) if self.rs is not None else None
+        return str(group["name"]) if group is not None else _("群")
+
     def step(self, key: Any) -> str:
         if self.rs is not None:
             for step in self.rs.night_steps:
@@ -258,6 +262,17 @@ def _flipped(p: Payload, ctx: LogContext) -> str:
             "new": look.role(p.get("to")),
         }
     return _("%(name)s 翻转身份，成为 %(new)s") % {"name": _subject(ctx), "new": p.get("name")}
+
+
+def _idle(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 被红牌罚下，进入挂机状态") % {"name": who(p.get("id"), ctx)}
+
+
+def _left_group(p: Payload, ctx: LogContext) -> str:
+    return _("%(name)s 因挂机离开了%(group)s") % {
+        "name": who(p.get("id"), ctx),
+        "group": _look(ctx).group(p.get("group")),
+    }
 
 
 def _team_vote(p: Payload, ctx: LogContext) -> str:
@@ -573,6 +588,8 @@ TEXTS: dict[str, EventText] = {
     "toggled": EventText(gettext_noop("技能"), _toggled, characters=keys("actor")),
     "cooldown": EventText(gettext_noop("技能"), _cooldown),
     "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
+    "idle": EventText(gettext_noop("判罚"), _idle, characters=keys("id")),
+    "left_group": EventText(gettext_noop("判罚"), _left_group, characters=keys("id")),
     "leader_elected": EventText(
         gettext_noop("选举"),
         _leader,

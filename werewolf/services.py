@@ -615,6 +615,8 @@ def werewolf_red_card(
         return cards.werewolf_red_card(game, character, now)
     payload = {"character": character.pk, "now": _now(now)}
     _, events = _run(game=game, op="red_card", payload=payload)
+    if engine.get_ruleset(game.ruleset).params.get("red_card") == "idle":
+        return "红牌罚下：进入挂机状态（仍属于游戏范畴）。", events
     return "红牌罚下：立即出局并公示身份。", events
 
 

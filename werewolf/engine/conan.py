@@ -88,6 +88,15 @@ def _deal(d: Draft) -> None:
             w.counters["hp"] = int(hp[p.role])
 
 
+@register_hook("cn_idle")
+def _idle(d: Draft, pid: int) -> None:
+    """挂机: 有群的角色从自已所在的群中立即移除 (it stays in the game and targetable)."""
+    left = groups_of(d.p(pid))
+    d.wp(pid).flags["groups"] = []
+    for g in left:
+        d.directors("left_group", {"id": pid, "group": g})
+
+
 # --- cooldowns (<冷却：X>) ------------------------------------------------------------------------
 
 

@@ -158,10 +158,23 @@ def red_card(
     state: GameState, pid: int, rng: random.Random, now: Now
 ) -> tuple[GameState, list[GameEvent]]:
     """红牌罚下: out at once and announced at once with the role, with no skill (no 最后一枪,
-    no 殉职); the shell runs it before the day's vote (白天红牌罚下在被投票出局之前)."""
+    no 殉职); the shell runs it before the day's vote (白天红牌罚下在被投票出局之前). A ruleset
+    whose ``params.red_card`` is ``idle`` (096) puts the player in 挂机 instead: still in the
+    game and targetable, acting no more, out of its groups (the ``idle`` hooks)."""
     if pid not in state.players or not state.players[pid].alive:
         raise InvalidTarget(reason="not in the game")
     d = open_draft(state, rng, seconds(now))
+    if d.rs.params.get("red_card") == "idle":
+        if d.p(pid).idle:
+            raise InvalidTarget(reason="idle already")
+        d.wp(pid).idle = True
+        d.public(
+            "idle",
+            {"id": pid, "name": d.name(pid), "text": f"{d.name(pid)}被红牌罚下，进入挂机状态。"},
+        )
+        for hook in hooks(d.rs, "idle"):
+            hook(d, pid)
+        return d.finish(), d.events
     eliminate(d, pid, CAUSE_RED_CARD, night=False)
     return d.finish(), d.events
 

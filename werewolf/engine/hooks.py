@@ -15,7 +15,8 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
 - ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
 - ``view`` (d, player, view) → view: what a player's own view adds (061's roster, 狼群, marks);
-- ``won`` (d, faction) → factions: who wins beside the winner (096's 中立 共同胜利).
+- ``won`` (d, faction) → factions: who wins beside the winner (096's 中立 共同胜利);
+- ``idle`` (d, pid): a red card put ``pid`` in 挂机 (096: 有群的角色从自已所在的群中立即移除).
 
 ``load_ruleset`` refuses a hook name that is not registered. No rule post is named here.
 """
@@ -33,6 +34,7 @@ POINTS = frozenset(
         "night_open",
         "step_open",
         "won",
+        "idle",
         "night_end",
         "day_open",
         "out",

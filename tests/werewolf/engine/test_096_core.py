@@ -125,3 +125,21 @@ def test_a_flipped_wolf_keeps_the_packs_team_skills_as_a_ghoul() -> None:
     assert p.role == "ghoul"
     assert {"hide", "track", "bite", "gnaw"} <= set(p.skills)
     assert p.flags["groups"] == ["pack", "ghouls"]
+
+
+def test_a_red_card_puts_the_player_in_idle_still_in_the_game_and_out_of_its_group() -> None:
+    """被红牌罚下的角色自动进入挂机状态…属于游戏范畴，允许被选为技能或投票的目标，但不能继续
+    …行使特权，且有群的角色从自已所在的群中立即移除."""
+    from werewolf.engine import red_card
+
+    from .support_096 import close_at
+
+    state, events = red_card(game(), WOLVES[0], rng(), close_at(game()) - 3600)
+    wolf = state.players[WOLVES[0]]
+    assert (wolf.alive, wolf.idle, wolf.flags["groups"]) == (True, True, [])
+    assert state.outs == ()
+    assert [e.payload["text"] for e in events if e.kind == "idle"] == [
+        "P16被红牌罚下，进入挂机状态。"
+    ]
+    state, _ = play(state, [(WOLVES[1], "bite", WOLVES[0])])  # targetable
+    assert alive(state, WOLVES[0]) == [False]
