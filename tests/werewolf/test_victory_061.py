@@ -70,3 +70,58 @@ def test_treasure_and_fox_both_win_and_the_priority_list_gives_it_to_treasure(
             assert "妖狐阵营获胜" not in page, role
         room = director_client.get(f"/admin/werewolf/werewolfgame/{table.game.pk}/night/")
     assert re.search(r"胜者\s+宝藏阵营", _text(room.content.decode()))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_priority_end_reaches_every_players_socket_and_api(
+    director: Any, director_client: Client
+) -> None:
+    """The same end, read where players read it: each socket open since day 1 receives the end
+    once, naming 宝藏阵营 (not 妖狐阵营, which met its condition too), and the API's /me says
+    the game is won by 宝藏阵营."""
+    from channels.db import database_sync_to_async as sync
+
+    from tests.werewolf.players import Player, Reader
+
+    table = await sync(Table)(director)
+    await sync(table.to_day_1)()
+    watchers = ("fox", "treasure", "wolf_queen")
+
+    def readers() -> dict[str, Reader]:
+        found = {}
+        for role in watchers:
+            name = table.names[role]
+            player = Player(table.game, name, table.passwords[name])
+            found[role] = Reader(table.game, table.ids[role], player)
+        return found
+
+    r = await sync(readers)()
+    for reader in r.values():
+        await reader.connect()
+
+    def to_the_end() -> None:
+        with time_machine.travel(bj(3, 21, 1), tick=False):
+            game_services.transitions_run_due(now=bj(3, 21, 1))
+        services.werewolf_deadlines_run(now=bj(3, 22, 5))
+        state = store.state_load(table.game)
+        ranger = next(p.id for p in state.players.values() if p.role == "ranger")
+        gone = [
+            p.id
+            for p in state.players.values()
+            if p.alive and p.faction in ("wolves", "ambition", "poison", "piper") and p.id != ranger
+        ]
+        url = f"/admin/werewolf/werewolfgame/{table.game.pk}/night/override/"
+        with time_machine.travel(bj(4, 8), tick=False):
+            director_client.post(
+                url, {"hit0": [str(g) for g in gone], "hit1": [str(ranger)], "reason": "场外结算"}
+            )
+
+    await sync(to_the_end)()
+    for role, reader in r.items():
+        frames = await reader.drain()
+        ends = [f["payload"] for f in frames if f.get("kind") == "game_over"]
+        assert [(e["winner"], e["winner_name"]) for e in ends] == [("treasure", "宝藏阵营")], role
+        me = await sync(reader.player.me)()
+        assert me["winner"] == "treasure", role
+        assert reader.socket is not None
+        await reader.socket.disconnect()
