@@ -55,9 +55,12 @@ async def phone(browser: Browser, daphne_server: LiveServer) -> AsyncIterator[Br
         await made.close()
 
 
-def night_1(client: Client) -> tuple[AdminDirector, dict[str, str], dict[int, int]]:
+def night_1(
+    client: Client, ballots: str = ""
+) -> tuple[AdminDirector, dict[str, str], dict[int, int]]:
     """The game through the admin up to night 1's open: the prelude's picks over the API, the
-    director's 开门 (day 1), 批准并发布, and 关门 with no ballot."""
+    director's 开门 (day 1), 批准并发布, and 关门 — with no ballot, or the director's own count
+    of ``ballots`` (手动计票) before it, the 天使's 偏爱 let pass."""
     director = AdminDirector(client)
     game = director.create(
         ruleset="lin_feng_061", number="061", title="林峰", start=timezone.localdate()
@@ -78,6 +81,9 @@ def night_1(client: Client) -> tuple[AdminDirector, dict[str, str], dict[int, in
     assert werewolf_state(game=game).phase == LATE
     director.advance("导演开门")
     director.room("publish", reason="核对无误")
+    if ballots:
+        director.room("count", ballots=ballots, reason="论坛无法访问，手动计票")
+        services.werewolf_deadlines_run(now=timezone.now() + dt.timedelta(minutes=11))
     director.advance("导演关门")
     assert werewolf_state(game=game).phase == "night"
     return director, shown, ids
@@ -95,17 +101,22 @@ def night_1_published(director: AdminDirector) -> None:
 
 def others_roles(text: str) -> list[str]:
     """Role names of others ``text`` shows (faction names and the 游侠's own words taken out)."""
-    # The log's own role cards (the seed's deal came before the director's 调整身份: the first
-    # card stays in the log, a known issue reported) and the public 票台 line's "铁柱<票台>".
-    text = re.sub(r"身份卡：[^\n]*", "", text).replace("铁柱<票台>", "")
-    own = RULES.roles["ranger"]
+    return others_roles_for(text, "ranger")
+
+
+def others_roles_for(text: str, mine: str) -> list[str]:
+    """Role names of others ``text`` shows (faction names and the reader's own words out)."""
+    # The public 票台 line's "铁柱<票台>" (the log's one role card is the reader's own: the
+    # seed's deal, replaced by the director's 调整身份, sent no card).
+    text = text.replace("铁柱<票台>", "")
+    own = RULES.roles[mine]
     for key in own.skills:
         text = text.replace(RULES.skills[key].text, "")
     for f in sorted((f.name for f in RULES.factions.values()), key=len, reverse=True):
         text = text.replace(f, "")
     for step in RULES.night_steps:
         text = text.replace(step.name, "")
-    return sorted({r.name for r in RULES.roles.values() if r.key != "ranger" and r.name in text})
+    return sorted({r.name for r in RULES.roles.values() if r.key != mine and r.name in text})
 
 
 async def test_the_ranger_verifies_on_a_phone_and_sees_the_result_live(
@@ -169,5 +180,43 @@ async def test_the_ranger_verifies_on_a_phone_and_sees_the_result_live(
     width = await page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
 
+    assert errors.seen == []
+    assert daphne_server.errors(since=server_log) == [], daphne_server.log_text()[-3000:]
+
+
+async def test_the_keeper_picks_its_soul_until_the_next_night_on_a_phone(
+    phone: BrowserContext, director: Any, director_client: Client, daphne_server: LiveServer
+) -> None:
+    """<勾魂>：每当有狼人阵营的玩家出局时，仅在下一个游戏日夜晚开始前，守宝人可选择一名玩家… The
+    狼王 voted out on day 1 (the director's count); in night 1 the 守宝人's portal offers 勾魂
+    with its real deadline in words — not a clock time — and takes the pick."""
+    server_log = daphne_server.mark()
+    ballots = "\n".join(
+        f"{NAMES[v]} {NAMES[seat.KING]}" for v in (seat.FOX, seat.PSYCHIC, seat.ANGEL)
+    )
+    admin, shown, ids = await sync(night_1)(director_client, ballots)
+    state = await sync(werewolf_state)(game=admin.game)
+    assert not state.players[ids[seat.KING]].alive
+    keeper = NAMES[seat.KEEPER]
+    page: Page = await phone.new_page()
+    errors = PageErrors(page)
+    await page.goto("/play/061/")
+    await page.get_by_label("密码").fill(shown[keeper])
+    await page.get_by_role("button", name="登录", exact=True).click()
+    await expect(page).to_have_url(re.compile(r"/play/061/me/$"))
+    soul = page.locator("#ww-act form.ww-skill").filter(
+        has=page.locator("input[name=skill][value=soul]")
+    )
+    await expect(soul).to_contain_text("勾魂")
+    await expect(soul).to_contain_text("截止：下一个夜晚开始（关门）前")
+    await expect(soul.locator(".ww-countdown")).to_have_count(0)
+    await page.screenshot(path=SHOTS.format("5_soul"), full_page=True)
+    await soul.locator("select[name=target]").select_option(str(ids[seat.FOX]))
+    await soul.get_by_role("button", name="发动").click()
+    await expect(page.locator(".ww-flash")).to_contain_text("已提交。")
+    await expect(page.locator("#ww-log")).to_contain_text(f"勾魂 → {NAMES[seat.FOX]}")
+    await page.screenshot(path=SHOTS.format("6_soul_submitted"), full_page=True)
+    body = await page.locator("body").inner_text()
+    assert others_roles_for(body, "keeper") == []
     assert errors.seen == []
     assert daphne_server.errors(since=server_log) == [], daphne_server.log_text()[-3000:]
