@@ -360,7 +360,8 @@ class Autoplay:
         self.observe = observe or (lambda state: None)
         self.steps = 0
         chars = [(i, f"P{i}", GENDERS[i % 2]) for i in range(1, self.rs.players + 1)]
-        self.state, _ = new_game(ruleset, chars, random.Random(seed))
+        # The engine's own tool plays a ruleset still being written too (never a site game).
+        self.state, _ = new_game(ruleset, chars, random.Random(seed), unbuilt=True)
         self.capped = False
 
     def run(self, fn: Callable[..., tuple[GameState, Any]], *args: Any, **kw: Any) -> None:

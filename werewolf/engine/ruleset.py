@@ -435,7 +435,8 @@ def get_ruleset(key: str) -> Ruleset:
         raise RulesetNotBuilt(ruleset=key) from None
 
 
-def ruleset_keys() -> list[str]:
-    """The rulesets a game can be dealt with (not those still being written)."""
+def ruleset_keys(*, unbuilt: bool = False) -> list[str]:
+    """The rulesets a game can be dealt with; ``unbuilt``: with those still being written (the
+    engine's own tools play them)."""
     _load_builtins()
-    return sorted(k for k, rs in _REGISTRY.items() if rs.built)
+    return sorted(k for k, rs in _REGISTRY.items() if rs.built or unbuilt)

@@ -106,7 +106,7 @@ def report(f: Figures) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="whole role games played by the engine's bots")
-    parser.add_argument("--ruleset", default="lin_feng_061", choices=ruleset_keys())
+    parser.add_argument("--ruleset", default="lin_feng_061", choices=ruleset_keys(unbuilt=True))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--max-days", type=int, default=30)
     args = parser.parse_args(argv)
