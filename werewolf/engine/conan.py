@@ -185,7 +185,11 @@ def _check_bound(d: Draft, p: Player, targets: tuple[int, ...]) -> None:
         return
     dryads = {q.id for q in d.players.values() if q.role == "dryad"}
     if not dryads & set(targets):
-        raise InvalidTarget("你处于束缚状态：主动技能的目标必须包含树妖。", reason="bound")
+        raise InvalidTarget(
+            "你处于束缚状态：主动技能的目标必须包含树妖。",
+            message_en="You are bound: an active skill's targets must include the 树妖.",
+            reason="bound",
+        )
 
 
 # --- submissions --------------------------------------------------------------------------------
@@ -216,7 +220,11 @@ def _team(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
         if before is not None and d.day >= int(before) + 1:
             raise WindowClosed(skill=sk.key)
         if sk.key == "hide" and target in members(d, group):
-            raise InvalidTarget("藏匿须选择一名群外角色。", reason="inside the pack")
+            raise InvalidTarget(
+                "藏匿须选择一名群外角色。",
+                message_en="藏匿 names a player outside the pack.",
+                reason="inside the pack",
+            )
         picks = dict(d.flags.get("cn_day_picks") or {})
         picks[sk.key] = {"by": p.id, "target": target, "day": d.day, "group": group}
         d.set_flag("cn_day_picks", picks)
@@ -256,12 +264,18 @@ def _wide_counts(sk: Skill) -> tuple[int, int]:
 def _wide(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     """咒术 (two to chain), 龙息 (two once each, or one twice), 冥炎吐息 (any number)."""
     if a.option is not None:
-        raise InvalidInput("这个技能没有可选项。", reason="no option")
+        raise InvalidInput(
+            "这个技能没有可选项。", message_en="This skill takes no option.", reason="no option"
+        )
     _check_use(d, p, sk)
     low, high = _wide_counts(sk)
     targets = _targets(d, p, sk, a, low, high)
     if sk.key == "hex" and len(set(targets)) != 2:
-        raise InvalidTarget("咒术须选择两名不同的角色。", reason="two players")
+        raise InvalidTarget(
+            "咒术须选择两名不同的角色。",
+            message_en="咒术 chains two different players.",
+            reason="two players",
+        )
     _check_bound(d, p, tuple(targets))
     if d.phase != NIGHT or sk.step is None:
         raise StepNotOpen(step=sk.step)
@@ -284,7 +298,11 @@ def _toggle(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     """<开关>: switched on (option ``on``) or off (``off``) at any time, day or night; off by
     default. It names no target."""
     if a.targets or a.option not in ("on", "off"):
-        raise InvalidInput("开关技能只能选择开启或关闭。", reason="on or off")
+        raise InvalidInput(
+            "开关技能只能选择开启或关闭。",
+            message_en="A switch skill is turned on or off, nothing else.",
+            reason="on or off",
+        )
     toggle_set(d, p.id, sk.key, a.option == "on")
 
 
