@@ -36,7 +36,8 @@ from .state import DAY, NIGHT, OVER, GameState
 from .views import player_view
 
 # Effects that do their target good: a bot names itself or a known mate.
-FRIENDLY = frozenset({"protect", "save", "cure", "guard", "rock", "stage"})
+# (096: 祝福 and 许愿 help their target; 援护 names a role, not a player.)
+FRIENDLY = frozenset({"protect", "save", "cure", "guard", "rock", "stage", "bless", "wish"})
 ROUNDS = 12  # a night's rounds of submissions and deadlines (steps opening one after another)
 TRIES = 6  # a bot's attempts before it forgoes (some limits it cannot see, e.g. 诅咒 once each)
 
@@ -84,6 +85,8 @@ class Bot:
         mates = {t["id"] for t in self.view.get("team", [])}
         mates |= {m["id"] for m in self.lf.get("roster", [])}
         mates |= {m["id"] for m in self.lf.get("pack", [])}
+        for group in self.view.get("conan", {}).get("groups", []):  # 096's 共群 groups
+            mates |= {m["id"] for m in group["members"]}
         foes: set[int] = set()
         role_faction = {r.name: r.faction for r in rs.roles.values()}
         for p in self.view["players"]:
@@ -178,10 +181,10 @@ class Bot:
         """How many to name, or None when the pool cannot give them."""
         if spec == "third":
             return min(len(self.living) // 3, len(pool))
-        want = {"0": 0, "0-1": 1, "1": 1, "2": 2, "3": 3}.get(spec)
+        want = {"0": 0, "0-1": 1, "1": 1, "1-2": 2, "2": 2, "3": 3}.get(spec)
         if want is None:  # "any": a short list
             want = self.rng.randint(1, 3)
-        want = min(want, len(pool)) if spec in ("any", "2", "3") else want
+        want = min(want, len(pool)) if spec in ("any", "1-2", "2", "3") else want
         return want if want <= len(pool) else None
 
     def _borrowed(self) -> tuple[list[int] | None, str | None]:
@@ -204,12 +207,23 @@ class Bot:
         return self.rng.choice(sorted(r for r in self.rs.roles if r != mine))
 
     def anytime(self) -> list[Action]:
-        """Skills used at any moment, once, with no target ([061] 不定's 询问阵营): asked now
-        and then, until the answer is in the feedback."""
+        """Skills used at any moment of the day: [061] 不定's 询问阵营 (no target, asked now and
+        then until the answer is in the feedback), 096's <开关> (switched on once) and its
+        skills submitted by day before the close (藏匿, 毒素箭)."""
         out: list[Action] = []
+        on = self.view.get("conan", {}).get("on", {})
         for s in self.view["card"]["skills"]:
             sk = self.rs.skills[s["key"]]
             if not sk.active or sk.step is not None or sk.window is not None:
+                continue
+            if "开关" in sk.tags:
+                if not on.get(sk.key):
+                    out.append(UseSkill(actor=self.pid, skill=sk.key, targets=(), option="on"))
+                continue
+            if sk.by_day:
+                targets, option = self._targets(sk, {})
+                if targets:
+                    out.append(UseSkill(actor=self.pid, skill=sk.key, targets=tuple(targets)))
                 continue
             if _last_feedback(self, sk.key) or self.rng.random() >= self.style.ask:
                 continue
