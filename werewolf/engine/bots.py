@@ -221,7 +221,7 @@ class Bot:
                     out.append(UseSkill(actor=self.pid, skill=sk.key, targets=(), option="on"))
                 continue
             if sk.by_day:
-                targets, option = self._targets(sk, {})
+                targets, _option = self._targets(sk, {})
                 if targets:
                     out.append(UseSkill(actor=self.pid, skill=sk.key, targets=tuple(targets)))
                 continue
