@@ -24,6 +24,9 @@ DEBUG = _env_bool("DEBUG", False)
 # An event reaching players without a sentence they can read raises instead of showing a neutral
 # line (games.eventlog.player_texts_check): on in the test suite, so such an event fails a test.
 EVENT_TEXT_STRICT = _env_bool("EVENT_TEXT_STRICT", False)
+# Role-game rulesets still being written (``"built": false``, [096] today) deal only where this
+# is on: the tests of their shell, never a site game.
+WEREWOLF_PREVIEW_RULESETS = _env_bool("WEREWOLF_PREVIEW_RULESETS", False)
 # The fallback key is for local runs only; production sets SECRET_KEY (README), and
 # `check --deploy` says so when it is still this one (config/checks.py).
 DEV_SECRET_KEY = "dev-insecure-key-change-me-in-production-0123456789"  # noqa: S105

@@ -217,9 +217,11 @@ def werewolf_start(*, game: Game, director: User | None, now: datetime | None = 
 
 
 def werewolf_begin(*, game: Game, now: datetime) -> list[GameEvent]:
-    """The role game's part of the start, on a locked live game: night 1 opens."""
-    _, events = _run(game=game, op="night_open", payload={"now": _now(now)})
-    return events
+    """The role game's part of the start, on a locked live game: night 1 opens — or, for a
+    post that starts with a day, the 开局夜; one with nothing to do in it ([096]: 开始第一天讨论日)
+    is drafted at once, for day 1's open to publish."""
+    after, events = _run(game=game, op="night_open", payload={"now": _now(now)})
+    return [*events, *_resolve_if_done(game, after, 1)]
 
 
 # --- players' actions ---------------------------------------------------------------------

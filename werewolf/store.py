@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
+
 from games.engine import dice
 from games.models import Event, Game
 from werewolf import engine
@@ -36,6 +38,7 @@ def deal(game: Game, payload: Payload, rng: Any) -> tuple[GameState, list[Any]]:
         rng,
         roles=None if roles is None else {int(c): str(r) for c, r in roles.items()},
         auction={int(c): dict(bid) for c, bid in auction.items()},
+        unbuilt=settings.WEREWOLF_PREVIEW_RULESETS,
     )
 
 

@@ -87,8 +87,9 @@ def _count(view: dict[str, Any], skill: Skill) -> tuple[int, int]:
     if spec == "third":
         n = sum(1 for p in view["players"] if p["alive"]) // 3
         return (n, n)
-    if spec == "0-1":
-        return (0, 1)
+    if "-" in spec:  # "0-1", "1-2" (096's 龙息: two players, or one twice)
+        low, high = spec.split("-")
+        return (int(low), int(high))
     if spec == "any":
         return (1, len(view["players"]))
     return (int(spec), int(spec))
@@ -201,6 +202,8 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
         "character": character,
         "me": page,
         "lf": _lin_feng(page, rs, names),
+        "cn": _conan(page, rs),
+        "sheriff_name": rs.sheriff_name,
         "card": page["card"],
         # 表演/挡刀 are bought at [099]'s auction; a ruleset without one has neither.
         "auction": rs.has_auction,
@@ -230,6 +233,28 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
                 "seconds": _("%(n)s秒"),
             },
         },
+    }
+
+
+def _conan(page: dict[str, Any], rs: Any) -> dict[str, Any] | None:
+    """[096]'s own facts of this player (``player_view(...)["conan"]``): its HP, the skills in
+    cooldown with the days left, its <开关> switches and the groups (共群) it is in."""
+    extra = page.get("conan")
+    if extra is None:
+        return None
+    on = extra.get("on", {})
+    return {
+        "hp": extra.get("hp"),
+        "cooldowns": [
+            {"name": rs.skills[k].name, "days": v} for k, v in extra.get("cooldowns", {}).items()
+        ],
+        "toggles": [
+            {"key": s["key"], "name": s["name"], "on": bool(on.get(s["key"]))}
+            for s in page["card"]["skills"]
+            if "开关" in s["tags"]
+        ],
+        "groups": extra.get("groups", []),
+        "can_toggle": page["alive"] and page["winner"] is None,
     }
 
 

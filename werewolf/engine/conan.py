@@ -214,10 +214,7 @@ def _team(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
     _check_use(d, p, sk)
     _check_bound(d, p, (target,))
     if sk.by_day:
-        if d.phase != DAY:
-            raise WindowClosed(skill=sk.key)
-        before = sk.params.get("before_night")
-        if before is not None and d.day >= int(before) + 1:
+        if d.phase != DAY or not _day_pick_open(d, p, sk):
             raise WindowClosed(skill=sk.key)
         if sk.key == "hide" and target in members(d, group):
             raise InvalidTarget(
@@ -243,6 +240,13 @@ def _team(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
     for m in members(d, group):
         d.to(m, "team_pick", payload, p.id)
     d.directors("submitted", {"actor": p.id, "skill": sk.key, "target": target}, p.id)
+
+
+def _day_pick_open(d: Draft, p: Player, sk: Skill) -> bool:
+    """A by-day skill may be submitted today: 藏匿 only before the first night (第一日游戏夜晚
+    之前), 毒素箭 any day."""
+    before = sk.params.get("before_night")
+    return before is None or d.day < int(before) + 1
 
 
 def _targets(d: Draft, p: Player, sk: Skill, a: UseSkill, low: int, high: int) -> list[int]:
@@ -557,7 +561,18 @@ def _day_open(d: Draft) -> None:
 
 @register_hook("cn_view")
 def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
-    """The player's own: HP, cooldowns, toggles, groups with their members."""
+    """The player's own: HP, cooldowns, toggles, groups with their members; by day, the skills
+    submitted before the close (藏匿, 毒素箭) among those usable now."""
+    if d.phase == DAY and p.alive and not p.idle:
+        for s in p.skills:
+            sk = d.rs.skills[s]
+            if sk.by_day and _available(d, p, s) and _day_pick_open(d, p, sk):
+                view["usable"] = [
+                    *view["usable"],
+                    {"skill": s, "name": sk.name, "until": 0.0, "forced": False,
+                     "limited": sk.limited, "irreversible": sk.irreversible,
+                     "closes": "day_close"},
+                ]  # fmt: skip
     view["conan"] = {
         "hp": p.counters.get("hp"),
         "cooldowns": {k[len(CD) :]: v for k, v in p.counters.items() if k.startswith(CD)},

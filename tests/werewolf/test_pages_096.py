@@ -1,0 +1,148 @@
+"""[096] 名侦探柯南 on the site while its rules are being written (``WEREWOLF_PREVIEW_RULESETS``):
+a game a director prepares — 22 马甲, roles set by hand, started — has every page, for every
+player and the director, without an error; a site game without the preview still refuses it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games import services as game_services
+from games.models import Character
+from tests.conftest import START, api_login, bj
+from tests.werewolf.engine.support_096 import SEATS
+from werewolf import services, store
+from werewolf.engine.errors import RulesetNotBuilt
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(director: Any) -> tuple[Any, dict[str, str]]:
+    game = game_services.game_create(
+        kind="werewolf", ruleset="conan_096", number="096", title="名侦探柯南", start_date=START
+    )
+    game.directors.add(director)
+    Character.objects.bulk_create(Character(game=game, name=f"侦探{n}") for n in SEATS)
+    issued = game_services.character_passwords_generate(game=game, director=director)
+    return game, {i.character.name: i.secret for i in issued}
+
+
+def test_without_the_preview_a_096_game_is_not_dealt(director: Any) -> None:
+    game, _ = _game(director)
+    with pytest.raises(RulesetNotBuilt):
+        services.werewolf_setup(game=game)
+
+
+def test_a_prepared_096_game_has_every_page(
+    director: Any, director_client: Client, settings: Any
+) -> None:
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    game, passwords = _game(director)
+    ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
+    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
+    game_services.game_start(game=game, director=director, now=bj(1, 0))
+    state = store.state_load(game)
+    assert state.phase in ("night", "late", "day")
+    room = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
+    assert room.status_code == 200
+    for name, secret in passwords.items():
+        c = Client()
+        assert api_login(c, game.number, secret).status_code == 200
+        for url in (f"/play/{game.number}/me/", f"/api/werewolf/games/{game.pk}/me"):
+            page = c.get(url, follow=True)
+            assert page.status_code == 200, (name, url, page.content[:300])
+    assert Client().get(f"/games/{game.number}/").status_code == 200
+
+
+def test_night_1_of_a_prepared_096_game_has_every_page(
+    director: Any, director_client: Client, settings: Any
+) -> None:
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    game, passwords = _game(director)
+    ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
+    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
+    game_services.game_start(game=game, director=director, now=bj(1, 0) - dt.timedelta(hours=2))
+    for moment in (bj(1, 0, 1), bj(1, 21, 1)):
+        with time_machine.travel(moment, tick=False):
+            services.werewolf_deadlines_run(now=moment)
+            game_services.transitions_run_due(now=moment)
+            state = store.state_load(game)
+            if state.phase == "late":
+                services.werewolf_night_publish(game=game, director=director, reason="")
+    state = store.state_load(game)
+    assert (state.phase, state.day) == ("night", 1), (state.phase, state.day)
+    with time_machine.travel(bj(1, 21, 2), tick=False):
+        room = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
+        assert room.status_code == 200
+        for name, secret in passwords.items():
+            c = Client()
+            assert api_login(c, game.number, secret).status_code == 200
+            page = c.get(f"/play/{game.number}/me/", follow=True)
+            assert page.status_code == 200, (name, page.content[:300])
+
+
+def _day_1(director: Any) -> tuple[Any, dict[str, str], dict[int, int]]:
+    game, passwords = _game(director)
+    ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
+    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
+    game_services.game_start(game=game, director=director, now=bj(1, 0) - dt.timedelta(hours=2))
+    with time_machine.travel(bj(1, 0, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 0, 1))
+        if store.state_load(game).phase == "late":
+            services.werewolf_night_publish(game=game, director=director, reason="")
+    assert store.state_load(game).phase == "day"
+    return game, passwords, ids
+
+
+def _client(game: Any, passwords: dict[str, str], seat: int) -> Client:
+    c = Client()
+    assert api_login(c, game.number, passwords[f"侦探{seat}"]).status_code == 200
+    return c
+
+
+def _text(c: Client, game: Any, **post: Any) -> str:
+    import html
+    import re
+
+    url = f"/play/{game.number}/me/"
+    page = c.post(url, post, follow=True) if post else c.get(url)
+    assert page.status_code == 200
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.content.decode()))
+
+
+def test_day_1_portal_hide_by_day_a_switch_and_the_hp(director: Any, settings: Any) -> None:
+    """藏匿 (21：00前, 第一日游戏夜晚之前) on a wolf's day page with its deadline in words, seen
+    by the whole pack and no one else; 龙威 <开关> off by default, switched on from the page;
+    the 树妖's 生命值 1 and its own group-less card."""
+    import re
+
+    from tests.werewolf.engine.support_096 import DRAGON, DRYAD, ELVES, WOLF_KING, WOLVES
+
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    with time_machine.travel(bj(1, 12), tick=False):
+        game, passwords, ids = _day_1(director)
+        wolf = _client(game, passwords, WOLVES[0])
+        page = _text(wolf, game)
+        assert "藏匿" in page
+        assert "截止：今日关门前" in page
+        assert "狼群" in page
+        after = _text(wolf, game, op="use_skill", skill="hide", target=str(ids[ELVES[0]]), key="h1")
+        assert "已提交。" in after
+        picks = store.state_load(game).flags["cn_day_picks"]["hide"]
+        assert picks["target"] == ids[ELVES[0]]
+        king = _text(_client(game, passwords, WOLF_KING), game)
+        assert re.search(r"队友提交了 藏匿 → 侦探1", king)
+        elf = _text(_client(game, passwords, ELVES[1]), game)
+        assert "藏匿" not in elf
+        dragon = _client(game, passwords, DRAGON)
+        page = _text(dragon, game)
+        assert re.search(r"龙威\s+已关闭", page)
+        page = _text(dragon, game, op="use_skill", skill="majesty", option="on", key="m1")
+        assert re.search(r"龙威\s+已开启", page)
+        assert store.state_load(game).players[ids[DRAGON]].flags["on"] == {"majesty": True}
+        dryad = _text(_client(game, passwords, DRYAD), game)
+        assert re.search(r"生命值\s*：\s*1", dryad)
