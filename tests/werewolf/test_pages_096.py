@@ -41,12 +41,22 @@ def test_a_prepared_096_game_has_every_page(
     director: Any, director_client: Client, settings: Any
 ) -> None:
     settings.WEREWOLF_PREVIEW_RULESETS = True
+    game, passwords, _ = _started(director)
+    assert store.state_load(game).phase == "late"  # the empty 开局夜, drafted at once
+    _every_page(game, passwords, director_client)
+    assert Client().get(f"/games/{game.number}/").status_code == 200
+
+
+def _started(director: Any) -> tuple[Any, dict[str, str], dict[int, int]]:
+    """Roles set by hand on SEATS, started two hours before day 1's open."""
     game, passwords = _game(director)
     ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
     services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
-    game_services.game_start(game=game, director=director, now=bj(1, 0))
-    state = store.state_load(game)
-    assert state.phase in ("night", "late", "day")
+    game_services.game_start(game=game, director=director, now=bj(1, 0) - dt.timedelta(hours=2))
+    return game, passwords, ids
+
+
+def _every_page(game: Any, passwords: dict[str, str], director_client: Client) -> None:
     room = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
     assert room.status_code == 200
     for name, secret in passwords.items():
@@ -55,41 +65,23 @@ def test_a_prepared_096_game_has_every_page(
         for url in (f"/play/{game.number}/me/", f"/api/werewolf/games/{game.pk}/me"):
             page = c.get(url, follow=True)
             assert page.status_code == 200, (name, url, page.content[:300])
-    assert Client().get(f"/games/{game.number}/").status_code == 200
 
 
 def test_night_1_of_a_prepared_096_game_has_every_page(
     director: Any, director_client: Client, settings: Any
 ) -> None:
     settings.WEREWOLF_PREVIEW_RULESETS = True
-    game, passwords = _game(director)
-    ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
-    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
-    game_services.game_start(game=game, director=director, now=bj(1, 0) - dt.timedelta(hours=2))
-    for moment in (bj(1, 0, 1), bj(1, 21, 1)):
-        with time_machine.travel(moment, tick=False):
-            services.werewolf_deadlines_run(now=moment)
-            game_services.transitions_run_due(now=moment)
-            state = store.state_load(game)
-            if state.phase == "late":
-                services.werewolf_night_publish(game=game, director=director, reason="")
+    game, passwords, _ = _day_1(director)
+    with time_machine.travel(bj(1, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 21, 1))
     state = store.state_load(game)
     assert (state.phase, state.day) == ("night", 1), (state.phase, state.day)
     with time_machine.travel(bj(1, 21, 2), tick=False):
-        room = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
-        assert room.status_code == 200
-        for name, secret in passwords.items():
-            c = Client()
-            assert api_login(c, game.number, secret).status_code == 200
-            page = c.get(f"/play/{game.number}/me/", follow=True)
-            assert page.status_code == 200, (name, page.content[:300])
+        _every_page(game, passwords, director_client)
 
 
 def _day_1(director: Any) -> tuple[Any, dict[str, str], dict[int, int]]:
-    game, passwords = _game(director)
-    ids = {int(c.name[2:]): c.pk for c in game.characters.all()}
-    services.werewolf_setup(game=game, roles={ids[s]: r for s, r in SEATS.items()})
-    game_services.game_start(game=game, director=director, now=bj(1, 0) - dt.timedelta(hours=2))
+    game, passwords, ids = _started(director)
     with time_machine.travel(bj(1, 0, 1), tick=False):
         game_services.transitions_run_due(now=bj(1, 0, 1))
         if store.state_load(game).phase == "late":
