@@ -5,6 +5,8 @@ player and the director, without an error; a site game without the preview still
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from typing import Any
 
 import pytest
@@ -97,9 +99,6 @@ def _client(game: Any, passwords: dict[str, str], seat: int) -> Client:
 
 
 def _text(c: Client, game: Any, **post: Any) -> str:
-    import html
-    import re
-
     url = f"/play/{game.number}/me/"
     page = c.post(url, post, follow=True) if post else c.get(url)
     assert page.status_code == 200
@@ -110,8 +109,6 @@ def test_day_1_portal_hide_by_day_a_switch_and_the_hp(director: Any, settings: A
     """藏匿 (21：00前, 第一日游戏夜晚之前) on a wolf's day page with its deadline in words, seen
     by the whole pack and no one else; 龙威 <开关> off by default, switched on from the page;
     the 树妖's 生命值 1 and its own group-less card."""
-    import re
-
     from tests.werewolf.engine.support_096 import DRAGON, DRYAD, ELVES, WOLF_KING, WOLVES
 
     settings.WEREWOLF_PREVIEW_RULESETS = True
@@ -138,3 +135,30 @@ def test_day_1_portal_hide_by_day_a_switch_and_the_hp(director: Any, settings: A
         assert store.state_load(game).players[ids[DRAGON]].flags["on"] == {"majesty": True}
         dryad = _text(_client(game, passwords, DRYAD), game)
         assert re.search(r"生命值\s*：\s*1", dryad)
+
+
+def test_a_096_night_in_the_room_traces_each_damage_and_publishes(
+    director: Any, director_client: Client, settings: Any
+) -> None:
+    """(8) 狼人：选择【撕咬】的目标 on the portal; at 22:15 the steps are closed and the night room
+    shows the damage settled (伤害结算流程 … 该角色出局); publishing puts the target out."""
+    from tests.werewolf.engine.support_096 import ELVES, WOLVES
+
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    game, passwords, ids = _day_1(director)
+    with time_machine.travel(bj(1, 21, 1), tick=False):
+        game_services.transitions_run_due(now=bj(1, 21, 1))
+        wolf = _client(game, passwords, WOLVES[0])
+        page = _text(wolf, game, op="use_skill", skill="bite", target=str(ids[ELVES[2]]), key="b1")
+        assert "已提交。" in page
+    services.werewolf_deadlines_run(now=bj(1, 22, 16))
+    assert store.state_load(game).phase == "late"
+    with time_machine.travel(bj(1, 22, 20), tick=False):
+        room = director_client.get(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
+    text = html.unescape(re.sub(r"<[^>]+>", " ", room.content.decode()))
+    assert "第1次伤害" in text
+    assert "侦探16的【撕咬】对侦探3造成一次伤害。" in text
+    services.werewolf_night_publish(game=game, director=director, reason="核对无误")
+    state = store.state_load(game)
+    assert not state.players[ids[ELVES[2]]].alive
+    assert state.players[ids[WOLVES[0]]].counters["cd:bite"] == 1
