@@ -124,7 +124,7 @@ def test_day_1_portal_hide_by_day_a_switch_and_the_hp(director: Any, settings: A
         picks = store.state_load(game).flags["cn_day_picks"]["hide"]
         assert picks["target"] == ids[ELVES[0]]
         king = _text(_client(game, passwords, WOLF_KING), game)
-        assert re.search(r"队友提交了 藏匿 → 侦探1", king)
+        assert "侦探16为狼群提交【藏匿】：侦探1。" in king
         elf = _text(_client(game, passwords, ELVES[1]), game)
         assert "藏匿" not in elf
         dragon = _client(game, passwords, DRAGON)

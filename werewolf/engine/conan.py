@@ -236,6 +236,8 @@ def _team(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
         "target_name": d.name(target),
         "by": p.id,
         "by_name": p.name,
+        # Every member reads who submitted (the submitter too): 代表 of the group.
+        "text": f"{p.name}为{d.rs.groups[group]['name']}提交【{sk.name}】：{d.name(target)}。",
     }
     for m in members(d, group):
         d.to(m, "team_pick", payload, p.id)

@@ -161,7 +161,11 @@ def role_card(rs: Ruleset, p: Player) -> dict[str, Any]:
             {
                 "key": s,
                 "name": rs.skills[s].name,
-                "tags": sorted(rs.skills[s].tags),
+                # <冷却：X> with its number, as the post writes it
+                "tags": [
+                    f"冷却：{rs.skills[s].cooldown}" if t == "冷却" else t
+                    for t in sorted(rs.skills[s].tags)
+                ],
                 "text": rs.skills[s].text,
             }
             for s in p.skills
