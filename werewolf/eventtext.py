@@ -306,6 +306,21 @@ def _leader(p: Payload, ctx: LogContext) -> str:
     return text
 
 
+def _relic_curses(p: Payload, ctx: LogContext) -> str:
+    return _("圣物诅咒次数+1（%(why)s），现为 %(curses)s") % {
+        "why": p.get("why", ""),
+        "curses": p.get("curses"),
+    }
+
+
+def _relic_moved(p: Payload, ctx: LogContext) -> str:
+    return _("%(to)s 以[%(why)s]从 %(source)s 处获得亡灵圣物") % {
+        "to": who(p.get("to"), ctx),
+        "why": p.get("why", ""),
+        "source": who(p.get("from"), ctx),
+    }
+
+
 def _forgone(p: Payload, ctx: LogContext) -> str:
     actor = who(p["actor"], ctx) if "actor" in p else _subject(ctx)
     return _("%(actor)s 放弃[%(skill)s]") % {
@@ -590,6 +605,13 @@ TEXTS: dict[str, EventText] = {
     "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
     "idle": EventText(gettext_noop("判罚"), _idle, characters=keys("id")),
     "left_group": EventText(gettext_noop("判罚"), _left_group, characters=keys("id")),
+    "relic_curses": EventText(gettext_noop("亡灵圣物"), _relic_curses),
+    "relic_moved": EventText(gettext_noop("亡灵圣物"), _relic_moved, characters=keys("from", "to")),
+    "ethereal": EventText(
+        gettext_noop("技能"),
+        text_or(gettext_noop("恶灵发动[虚体]，明示身份")),
+        characters=keys("id"),
+    ),
     "leader_elected": EventText(
         gettext_noop("选举"),
         _leader,

@@ -337,29 +337,41 @@ FlipHandler = Callable[[Draft, int, str, str], None]
 # What a flip sets off, by the names the ruleset lists in ``params.on_flip`` (光明之魂, 灵能 …):
 # (d, pid, old role, why).
 ON_FLIP: dict[str, FlipHandler] = {}
+# Handlers run right before the flip instead of after it, with the role still unchanged
+# (光明之魂: 独角兽在翻转身份前立刻出局); a character out by then does not flip.
+BEFORE_FLIP: set[str] = set()
 
 
-def register_on_flip(name: str) -> Callable[[FlipHandler], FlipHandler]:
+def register_on_flip(name: str, *, before: bool = False) -> Callable[[FlipHandler], FlipHandler]:
     def add(fn: FlipHandler) -> FlipHandler:
         ON_FLIP[name] = fn
+        if before:
+            BEFORE_FLIP.add(name)
         return fn
 
     return add
 
 
-def flip(d: Draft, pid: int, why: str) -> bool:
+def flip(d: Draft, pid: int, why: str, *, to: str | None = None) -> bool:
     """翻转身份: 生灵 → its [亡灵身份] (亡灵阵营), or back. The character is told, loses every
     skill of its identity (their effects end: cooldowns, toggles), gains the other's; a 活尸
-    keeps the team skills of its 生灵 identity (伪装). False when the role has no 亡灵身份."""
+    keeps the team skills of its 生灵 identity (伪装). ``to``: a 生灵 flips to this undead role
+    instead (尸爆: 翻转为[瘟疫尸]). False when the role has no 亡灵身份."""
+    p = d.p(pid)
+    if not p.alive:
+        return False
+    for name in _params(d).get("on_flip", []):
+        if name in BEFORE_FLIP:
+            ON_FLIP[name](d, pid, p.role, why)
     p = d.p(pid)
     if not p.alive:
         return False
     old = d.rs.roles[p.role]
     living = p.flags.get("living")
     if living is None:
-        if old.undead is None:
+        if old.undead is None and to is None:
             return False
-        new = d.rs.roles[old.undead]
+        new = d.rs.roles[to or str(old.undead)]
         faction = new.faction
         back: dict[str, Any] | None = {"role": old.key, "faction": p.faction}
     else:
@@ -385,7 +397,8 @@ def flip(d: Draft, pid: int, why: str) -> bool:
     d.directors("flipped", {"id": pid, "from": old.key, "to": new.key, "why": why})
     d.note("翻转", f"{p.name}翻转身份：{old.name}→{new.name}（{why}）。", target=pid)
     for name in _params(d).get("on_flip", []):
-        ON_FLIP[name](d, pid, old.key, why)
+        if name not in BEFORE_FLIP:
+            ON_FLIP[name](d, pid, old.key, why)
     victory.check(d)
     return True
 
@@ -420,6 +433,18 @@ def _check_names(rs: Ruleset) -> None:
 CHECKS.append(_check_names)
 
 
+# Who a skill aimed at a character really aims at (援护: 当晚所有指向此身份的技能均视为指向
+# 魔像): (d, skill, actor, target) → target, added by the module that redirects.
+Aim = Callable[[Draft, str, int, int], int]
+AIM: list[Aim] = []
+
+
+def aimed(d: Draft, skill: str, actor: int, target: int) -> int:
+    for fn in AIM:
+        target = fn(d, skill, actor, target)
+    return target
+
+
 def damages(d: Draft) -> list[dict[str, Any]]:
     """Tonight's damages in the post's order of steps: {target, actor, skill}; a team's is
     counted once (its latest pick), 龙息 on one target twice, 九星金光咒 once more on an
@@ -435,6 +460,7 @@ def damages(d: Draft) -> list[dict[str, Any]]:
                 a = int(actor)
                 if target is None or not d.p(a).alive:
                     continue
+                target = aimed(d, s, a, int(target))
                 if "团队" in sk.tags:
                     if int(target) in seen:
                         continue
@@ -446,7 +472,7 @@ def damages(d: Draft) -> list[dict[str, Any]]:
 def _damages_of(d: Draft, sk: Skill, actor: int, target: int) -> list[dict[str, Any]]:
     one = {"actor": actor, "skill": sk.key}
     if sk.effect == "breath":
-        targets = wide_targets(d, sk.key, actor)
+        targets = [aimed(d, sk.key, actor, t) for t in wide_targets(d, sk.key, actor)]
         if len(targets) == 1:
             targets = targets * 2  # 选择一名角色，对其造成两次伤害
         return [{**one, "target": t} for t in targets]
@@ -456,7 +482,7 @@ def _damages_of(d: Draft, sk: Skill, actor: int, target: int) -> list[dict[str, 
         if len(set(factions)) != len(factions):
             d.note("冥炎吐息", "冥炎吐息的目标不是各自属于不同阵营，不造成伤害。", actor=actor)
             return []
-        return [{**one, "target": t} for t in targets]
+        return [{**one, "target": aimed(d, sk.key, actor, t)} for t in targets]
     if sk.effect == "nine_stars":
         extra = is_undead(d, target) or relic_holder(d) == target
         return [{**one, "target": target}] * (2 if extra else 1)
@@ -657,9 +683,12 @@ def _won(d: Draft, faction: str) -> list[str]:
 
 
 __all__ = [
+    "AIM",
+    "BEFORE_FLIP",
     "CAUSE_DAMAGE",
     "DAMAGE_STEPS",
     "ON_FLIP",
+    "aimed",
     "cooldown",
     "cooldown_add",
     "damages",

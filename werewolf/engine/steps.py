@@ -176,11 +176,12 @@ def close_step(d: Draft, step: NightStep, *, forfeit: bool) -> None:
     if forfeit:
         for pid in actors(d, step):
             if not actor_done(d, step, pid):
-                # 必须行使特权的角色未在规定时间内行使: the forced skills it missed, for the cards.
+                # 必须行使特权的角色未在规定时间内行使: the <强制> skills it missed, for the cards
+                # (096's 许愿 cannot be forgone, yet missing it proposes no card: RULINGS 096-17).
                 forced = [
                     s
                     for s in step.skills
-                    if d.rs.skills[s].forced
+                    if "强制" in d.rs.skills[s].tags
                     and available(d, d.p(pid), s)
                     and str(pid) not in subs(d, s)
                 ]
