@@ -197,9 +197,16 @@ def _check_bound(d: Draft, p: Player, targets: tuple[int, ...]) -> None:
 
 @register_handler("cn_pick")
 def _pick(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
-    """A night step's one target, after 096's own checks (cooldown, relic, awakening, 束缚)."""
+    """A night step's one target, after 096's own checks (cooldown, relic, awakening, 束缚,
+    <角色>: 对每个角色只能发动一次)."""
     _check_use(d, p, sk)
     _check_bound(d, p, (target,))
+    if "角色" in sk.tags and target in p.flags.get("targeted", {}).get(sk.key, []):
+        raise InvalidTarget(
+            f"【{sk.name}】对每个角色只能发动一次。",
+            message_en=f"【{sk.name}】 is used once on each player.",
+            reason="once per player",
+        )
     HANDLERS["pick"](d, p, sk, target, now)
 
 
@@ -563,13 +570,28 @@ def _night_end(d: Draft) -> None:
     used: set[tuple[int, str]] = set()
     for s, sk in d.rs.skills.items():
         for actor, target in subs(d, s).items():
-            if target is None or not sk.cooldown:
+            if target is None:
                 continue
             a = int(actor)
+            _spent(d, a, sk, int(target))
+            if not sk.cooldown:
+                continue
             used.add((a, s))
             extra = int(sk.params.get("miss_extra", 0)) if _missed(d, sk, int(target)) else 0
             cooldown_add(d, a, s, sk.cooldown + extra, "发动")
     _cooldowns_recover(d, used)
+
+
+def _spent(d: Draft, actor: int, sk: Skill, target: int) -> None:
+    """A use tonight spends a <限定> skill (unless its handler already counted it) and names
+    its target for a <角色> one."""
+    w = d.wp(actor)
+    if sk.limited and not w.used.get(sk.key):
+        w.used[sk.key] = 1
+    if "角色" in sk.tags:
+        named = dict(w.flags.get("targeted", {}))
+        named[sk.key] = sorted({*named.get(sk.key, []), target})
+        w.flags["targeted"] = named
 
 
 def _missed(d: Draft, sk: Skill, target: int) -> bool:

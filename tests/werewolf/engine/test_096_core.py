@@ -143,3 +143,17 @@ def test_a_red_card_puts_the_player_in_idle_still_in_the_game_and_out_of_its_gro
     ]
     state, _ = play(state, [(WOLVES[1], "bite", WOLVES[0])])  # targetable
     assert alive(state, WOLVES[0]) == [False]
+
+
+def test_a_limited_skill_is_spent_and_a_role_tagged_one_names_each_target_once() -> None:
+    """<限定>的技能整局游戏只能发动一次 (穿心箭); <角色>的技能对每个角色只能发动一次 (缠绕)."""
+    from werewolf.engine.errors import InvalidTarget, SkillUsedUp
+
+    state, _ = play(game(), [(RANGER_A, "heart_arrow", 1), (DRYAD, "entangle", 2)])
+    assert alive(state, 1) == [False]
+    with pytest.raises(SkillUsedUp):
+        play(state, [(RANGER_A, "heart_arrow", 3)])
+    with pytest.raises(InvalidTarget):
+        play(state, [(DRYAD, "entangle", 2)])
+    state, _ = play(state, [(DRYAD, "entangle", 3)])
+    assert state.players[DRYAD].flags["targeted"] == {"entangle": [2, 3]}
