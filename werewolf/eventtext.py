@@ -573,6 +573,12 @@ TEXTS: dict[str, EventText] = {
     "toggled": EventText(gettext_noop("技能"), _toggled, characters=keys("actor")),
     "cooldown": EventText(gettext_noop("技能"), _cooldown),
     "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
+    # [096]'s 亡灵圣物 (a move, a notice the post names, 追踪/七轮感应法/全知's feedback)
+    "relic": EventText(
+        gettext_noop("亡灵圣物"),
+        text_or(gettext_noop("亡灵圣物的消息")),
+        characters=keys("holder", "target"),
+    ),
     "leader_elected": EventText(
         gettext_noop("选举"),
         _leader,
