@@ -612,6 +612,12 @@ TEXTS: dict[str, EventText] = {
         text_or(gettext_noop("恶灵发动[虚体]，明示身份")),
         characters=keys("id"),
     ),
+    # [096]'s 亡灵圣物 (a move, a notice the post names, 追踪/七轮感应法/全知's feedback)
+    "relic": EventText(
+        gettext_noop("亡灵圣物"),
+        text_or(gettext_noop("亡灵圣物的消息")),
+        characters=keys("holder", "target"),
+    ),
     "leader_elected": EventText(
         gettext_noop("选举"),
         _leader,

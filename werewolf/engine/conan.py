@@ -21,7 +21,7 @@ from .actions import UseSkill
 from .draft import Draft
 from .errors import InvalidTarget, NotYourSkill, StepClosed, StepNotOpen, WindowClosed
 from .hooks import register_hook
-from .night import Hits, register_stage
+from .night import APPLIERS, Hits, register_stage
 from .ruleset import CHECKS, Condition, Ruleset, RulesetError, Skill
 from .skills import HANDLERS, WIDE, player, register_handler
 from .state import DAY, NIGHT, Player
@@ -102,6 +102,12 @@ def _idle(d: Draft, pid: int) -> None:
 
 def cooldown(p: Player, skill: str) -> int:
     return p.counters.get(CD + skill, 0)
+
+
+def mark_triggered(d: Draft, pid: int, skill: str) -> None:
+    """A passive with a cooldown fired tonight (龙鳞): it does not recover at this night's end
+    (夜晚结束时，处于冷却且没有发动/触发的技能恢复1冷却)."""
+    d.set_night(cn_triggered=[*d.night.get("cn_triggered", []), [pid, skill]])
 
 
 def cooldown_add(d: Draft, pid: int, skill: str, days: int, why: str) -> None:
@@ -503,6 +509,9 @@ def _damage_stage(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
     flow = list(_params(d).get("damage_flow", []))
     spent: dict[str, Any] = {"first": set()}
     ctx["cn"] = spent
+    # What became of each damage ([target, actor, skill, the step that took it | "out" |
+    # "miss"]), kept in the night's effects so the settlement's hooks can read it (龙息's relic).
+    record: list[list[Any]] = ctx["effects"].setdefault("cn_damage", [])
     n = 0
     for dmg in damages(d):
         n += 1
@@ -515,17 +524,33 @@ def _damage_stage(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
         spent["first"].add(t)
         if any(h[0] == t for h in hits):
             d.note(line, f"{d.name(t)}已将出局，此次伤害落空。", target=t)
+            record.append([t, dmg["actor"], dmg["skill"], "miss"])
             continue
-        taken = False
+        taken = "out"
         for step in flow:
             if step == "out":
                 break
             if DAMAGE_STEPS[step](d, spent, {**dmg, "line": line}):
-                taken = True
+                taken = step
                 break
-        if not taken:
+        record.append([t, dmg["actor"], dmg["skill"], taken])
+        if taken == "out":
             d.note(line, f"{d.name(t)}出局。", target=t)
             hits.append([t, CAUSE_DAMAGE, dmg["actor"]])
+
+
+def _keep_damages(d: Draft, record: Any) -> None:
+    """The night's damage record, readable by the settlement's hooks (``night["cn_damage"]``)."""
+    d.set_night(cn_damage=[list(r) for r in record])
+
+
+APPLIERS["cn_damage"] = _keep_damages
+
+
+def night_damages(d: Draft) -> list[tuple[int, int, str, str]]:
+    """Tonight's damages as settled: (target, actor, skill, the step that took it | "out" |
+    "miss")."""
+    return [(int(t), int(a), str(s), str(w)) for t, a, s, w in d.night.get("cn_damage", [])]
 
 
 @register_damage_step("hp")
@@ -579,6 +604,7 @@ def _night_end(d: Draft) -> None:
             used.add((a, s))
             extra = int(sk.params.get("miss_extra", 0)) if _missed(d, sk, int(target)) else 0
             cooldown_add(d, a, s, sk.cooldown + extra, "发动")
+    used |= {(int(a), str(s)) for a, s in d.night.get("cn_triggered", [])}
     _cooldowns_recover(d, used)
 
 
@@ -716,7 +742,9 @@ __all__ = [
     "damages",
     "flip",
     "groups_of",
+    "mark_triggered",
     "members",
+    "night_damages",
     "register_damage_step",
     "register_on_flip",
     "relic_holder",

@@ -118,7 +118,11 @@ def _cover(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     技能均视为指向魔像 — what was submitted before it stands as it was."""
     role = _role_key(d, a.option)
     if a.targets or role is None:
-        raise InvalidInput("援护须选择一种身份。", reason="a role, no target")
+        raise InvalidInput(
+            "援护须选择一种身份。",
+            message_en="援护 names a role, not a player.",
+            reason="a role, no target",
+        )
     _check_use(d, p, sk)
     if role not in _sp(d, "entangle").get("roles", ["dryad"]):
         _check_bound(d, p, ())
@@ -220,10 +224,16 @@ def _wish(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
     对灯神自己发动). The wished one is asked at once to choose one of the three effects."""
     done = [int(t) for t in p.flags.get("wished", [])]
     if target in done:
-        raise InvalidTarget("许愿对每名角色只能发动一次。", reason="once per character")
+        raise InvalidTarget(
+            "许愿对每名角色只能发动一次。",
+            message_en="许愿 is used once on each player.",
+            reason="once per character",
+        )
     release = d.rs.skills["contract_release"]
     if target == p.id and not (release.key in p.skills and in_force(d, p, release)):
-        raise InvalidTarget("许愿不能对自己发动。", reason="self")
+        raise InvalidTarget(
+            "许愿不能对自己发动。", message_en="许愿 cannot name the 灯神 itself.", reason="self"
+        )
     HANDLERS["cn_pick"](d, p, sk, target, now)
     d.wp(p.id).flags["wished"] = [*done, target]
     until = (d.closed_at or now) + int(sk.params.get("choose_minutes_after_close", 60)) * 60
@@ -251,7 +261,7 @@ def _drop(d: Draft, w: dict[str, Any]) -> None:
 
 def _one_target(d: Draft, a: UseSkill) -> int:
     if len(a.targets) != 1:
-        raise InvalidInput("请选择一名角色。", reason="one target")
+        raise InvalidInput("请选择一名角色。", message_en="Choose one player.", reason="one target")
     t = player(d, a.targets[0])
     if not t.alive:
         raise InvalidTarget(reason="out")
@@ -262,10 +272,16 @@ def _wish_effect(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill)
     """1：当晚免疫一次伤害 (damage flow step 2, RULINGS 096-5). 2：选择获知一名角色的当前所属
     阵营. 3：选择一名角色，若其持有亡灵圣物，获得之 (the holder moves; the chooser is told)."""
     if a.option not in ("1", "2", "3"):
-        raise InvalidInput("请选择许愿的效果：1、2或3。", reason="option 1, 2 or 3")
+        raise InvalidInput(
+            "请选择许愿的效果：1、2或3。",
+            message_en="Choose the wish's effect: 1, 2 or 3.",
+            reason="option 1, 2 or 3",
+        )
     effect = int(a.option)
     if effect == 1 and a.targets:
-        raise InvalidInput("效果1不选择角色。", reason="no target")
+        raise InvalidInput(
+            "效果1不选择角色。", message_en="Effect 1 names no player.", reason="no target"
+        )
     target = None if effect == 1 else _one_target(d, a)
     _drop(d, w)
     wishes = dict(d.night.get("cn_wish", {}))
@@ -293,7 +309,9 @@ def _wish_effect(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill)
 def _corrupt(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill) -> None:
     """腐化：当腐尸因投票出局时，选择一名角色，若该角色属于生灵，翻转其身份."""
     if a.option is not None:
-        raise InvalidInput("这个技能没有可选项。", reason="no option")
+        raise InvalidInput(
+            "这个技能没有可选项。", message_en="This skill takes no option.", reason="no option"
+        )
     target = _one_target(d, a)
     _drop(d, w)
     _submitted(d, p, sk, f"已选择【腐化】的目标：{d.name(target)}。", target=target)
@@ -307,7 +325,11 @@ def _ethereal(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill) ->
     """虚体：恶灵因投票出局时，可明示身份。若如此做，其视为出局，但仍保留发言权和投票权
     (``flags["ethereal"]``, for the shell's speech and vote)."""
     if a.targets or a.option is not None:
-        raise InvalidInput("明示身份不选择角色。", reason="no target")
+        raise InvalidInput(
+            "明示身份不选择角色。",
+            message_en="Showing the role names no player.",
+            reason="no target",
+        )
     _drop(d, w)
     d.wp(p.id).flags["ethereal"] = True
     shown = [int(i) for i in d.flags.get("shown_roles", [])]
@@ -341,7 +363,11 @@ def _baptism(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
     may follow the same night. 如果是亡灵，此角色翻转身份，然后失去所有技能 (at the night's
     settlement)."""
     if a.option is not None or len(a.targets) > 1:
-        raise InvalidInput("净化洗礼至多选择一名角色。", reason="0-1 targets")
+        raise InvalidInput(
+            "净化洗礼至多选择一名角色。",
+            message_en="净化洗礼 names one player at most.",
+            reason="0-1 targets",
+        )
     _check_use(d, p, sk)
     asked = p.flags.get("cn_baptism_asked")
     if asked is not None and asked != d.day:
@@ -405,7 +431,11 @@ def _step_open(d: Draft, step: NightStep) -> None:
 def _summon(d: Draft, p: Player, sk: Skill, target: int, now: float) -> None:
     """招魂术：<限定> 选择一名当晚即将出局的角色 (one of 通灵术's list)."""
     if target not in [int(t) for t in d.night.get("cn_commune", [])]:
-        raise InvalidTarget("招魂术须选择一名当晚即将出局的角色。", reason="not going out")
+        raise InvalidTarget(
+            "招魂术须选择一名当晚即将出局的角色。",
+            message_en="招魂术 names a player about to go out tonight.",
+            reason="not going out",
+        )
     HANDLERS["cn_pick"](d, p, sk, target, now)
     d.wp(p.id).used[sk.key] = 1
 

@@ -107,7 +107,7 @@ def day_vote(
     d.public("vote_result", {"day": d.day, "totals": shown, "tie": len(leaders) > 1})
     if len(leaders) == 1:
         _voted_out(d, leaders[0])
-    elif len(leaders) > 1:
+    elif len(leaders) > 1 and not any(hook(d, leaders) for hook in hooks(d.rs, "tied")):
         _tie(d)
     return d.finish(), d.events
 

@@ -11,6 +11,7 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
   win check (炼狱, 早夭, 遇难, 附身, 勾魂's window …);
 - ``vote_modifiers`` (d, mods) → mods: the day's vote modifiers (独尊, 诅咒, 票台);
 - ``voted_out`` (d, pid) → bool: True when the top-voted player does not go out (天罡护体, 守护);
+- ``tied`` (d, leaders) → bool: True when a hook settled a tie of the vote (096's 最先高票者);
 - ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
 - ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
@@ -40,6 +41,7 @@ POINTS = frozenset(
         "out",
         "vote_modifiers",
         "voted_out",
+        "tied",
         "available",
         "spare",
         "window_closed",

@@ -3,6 +3,7 @@ the deal, a night played from its submissions, a day vote from ballots."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,13 +53,25 @@ def close_at(state: GameState) -> float:
     return T0 + state.day * DAY
 
 
-def game() -> GameState:
-    """Dealt on SEATS, day 1 open (the deal has no night of its own: 开始第一天讨论日)."""
+def game(*, relic: bool = True) -> GameState:
+    """Dealt on SEATS, day 1 open (the deal has no night of its own: 开始第一天讨论日). Without
+    ``relic`` the 亡灵圣物 is out of play (no holder, no curse left): for a rule that does not
+    involve it, whose nights a drawn 藏匿 and its curses would otherwise change."""
     chars = [(i, f"P{i}", None) for i in SEATS]
     state, _ = new_game(C96, chars, rng(), roles=SEATS, unbuilt=True)
     state, _ = night_open(state, rng(), T0 - DAY)
     state, _ = night_resolve(state, rng())
     state, _ = night_publish(state, rng(), T0 - DAY + MIN)
+    if not relic:
+        out: dict[str, Any] = {
+            "holder": None,
+            "curses": 0,
+            "nights": 0,
+            "bonded": None,
+            "tracked": [],
+            "owned": [],
+        }
+        state = dataclasses.replace(state, flags={**state.flags, "relic": out})
     return state
 
 

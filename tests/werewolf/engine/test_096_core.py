@@ -87,7 +87,9 @@ def test_bite_cools_down_a_day_then_recovers() -> None:
     """撕咬：<团队><冷却：1>: used on night 1, not on night 2, again on night 3."""
     from werewolf.engine.errors import StepClosed
 
-    state, _ = play(game(), [(WOLVES[0], "bite", 1)])
+    # (藏匿 on an elf: a missed one is drawn, and a drawn 魔像 would 认主 and end the game)
+    hide = [(WOLVES[0], "hide", ELVES[3])]
+    state, _ = play(game(), [(WOLVES[0], "bite", 1)], day_picks=hide)
     assert cooldown(state, WOLVES[0], "bite") == 1
     with pytest.raises(StepClosed):
         play(state, [(WOLVES[0], "bite", 2)])

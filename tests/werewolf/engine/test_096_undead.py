@@ -167,7 +167,7 @@ def test_gather_spirit_covers_only_the_first_damage_whatever_voided_it() -> None
 
 
 def test_five_dragons_is_night_one_only() -> None:
-    state, _ = night(game(), [(EXORCIST, "nine_stars", WOLVES[1]), (*BITE, EXORCIST)])
+    state, _ = night(game(relic=False), [(EXORCIST, "nine_stars", WOLVES[1]), (*BITE, EXORCIST)])
     assert alive(state, EXORCIST) == [True]
     state, _ = night(state)  # 撕咬 cools down a day
     state, _ = night(state, [(WOLVES[2], "bite", EXORCIST)])
@@ -318,7 +318,7 @@ def test_baptism_learns_the_count_then_flips_an_undead_back_without_skills() -> 
 def test_cover_makes_what_aims_at_the_role_aim_at_the_golem_from_then_on() -> None:
     """援护：<限定> 选择一种身份，即刻起当晚所有指向此身份的技能均视为指向魔像."""
     picks = [(RANGER_A, "heart_arrow", ELVES[1]), (GOLEM, "cover", (), "elf"), (*BITE, X)]
-    state, _ = night(game(), picks)
+    state, _ = night(game(relic=False), picks)  # (a golem holding the relic would resonate)
     # the arrow came before the 援护 and stands; the bite after it hits the golem
     assert alive(state, ELVES[1], X, GOLEM) == [False, True, False]
     assert state.players[GOLEM].used["cover"] == 1
