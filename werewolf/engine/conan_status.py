@@ -122,8 +122,9 @@ def scales_ready(d: Draft, pid: int) -> bool:
 def scales_spend(d: Draft, pid: int, why: str) -> None:
     """龙鳞 took ``why`` (诅咒, 投票出局 …): by day it cools at once (1 day: day n and night
     n); by night from the night's end, after the night's recovery (RULINGS 7)."""
-    d.note("龙鳞", f"{d.name(pid)}的【龙鳞】免疫此次{why}。", target=pid)
-    d.directors("scales", {"id": pid, "why": why})
+    text = f"{d.name(pid)}的【龙鳞】免疫此次{why}。"
+    d.note("龙鳞", text, target=pid)
+    d.directors("scales", {"id": pid, "why": why, "text": text})
     if d.phase == DAY:
         cooldown_add(d, pid, SCALES, d.rs.skills[SCALES].cooldown, "触发")
     else:
@@ -182,6 +183,7 @@ def _sync(d: Draft) -> None:
                 w.statuses.pop(status, None)
             else:
                 w.statuses[status] = value
+    d.set_night(cn_status={**rec, "scales": []})  # what 龙鳞 took is taken again below
     partners = _partners(d)
     applied: list[list[Any]] = []
     scales: list[int] = []
@@ -216,7 +218,7 @@ def _sync(d: Draft) -> None:
 def _tell(d: Draft, pid: int, status: str, on: bool) -> None:
     text = NOTICES[status] if on else RELEASED[status]
     name = d.rs.status_names.get(status, status)
-    d.to(pid, "status", {"status": status, "name": name, "on": on, "text": text})
+    d.to(pid, "status", {"id": pid, "status": status, "name": name, "on": on, "text": text})
 
 
 def _set_outside(d: Draft, pid: int, status: str, value: int | None) -> None:
@@ -348,8 +350,8 @@ def _stone_forever(d: Draft, medusa: int, target: int, how: str) -> None:
         return
     _set_outside(d, target, "stone", FOREVER)
     d.note("蛇发诅咒", f"{d.name(medusa)}的【蛇发诅咒】令{d.name(target)}永久石化（{how}）。")
-    d.directors("status", {"id": target, "status": "stone", "until": FOREVER, "by": medusa})
     text = d.rs.text("stone_forever", name=d.name(target))
+    d.directors("status", {"id": target, "status": "stone", "by": medusa, "text": text})
     if d.phase == DAY:
         d.public("stone", {"text": text, "id": target, "forever": True})
     else:  # 夜晚期间需要公示的内容全部在下一个白天开始时公布
