@@ -706,6 +706,16 @@ TEXTS: dict[str, EventText] = {
     "role_shown": EventText(
         gettext_noop("出局"), text_or(gettext_noop("公示身份")), characters=keys("id")
     ),
+    # [096] 名侦探柯南
+    "status": EventText(
+        gettext_noop("异常状态"), text_or(gettext_noop("异常状态变化")), characters=keys("id")
+    ),
+    "stone": EventText(
+        gettext_noop("异常状态"), text_or(gettext_noop("角色进入石化状态")), characters=keys("id")
+    ),
+    "scales": EventText(
+        gettext_noop("技能"), text_or(gettext_noop("黑龙发动[龙鳞]")), characters=keys("id")
+    ),
     "vote_thread_pull_failed": EventText(gettext_noop("论坛"), _pull_failed),
     "werewolf_step_skipped": EventText(gettext_noop("引擎步骤"), _step_skipped),
     "engine_step": EventText(

@@ -458,10 +458,17 @@ def aimed(d: Draft, skill: str, actor: int, target: int) -> int:
     return target
 
 
+# What changes the night's list of damages once it is read (咒术's copies, 变羊's void
+# skills against the 巫师): each takes the list in step order and returns it, registered by
+# the modules beside this one and run in their order of registration.
+DamageExpander = Callable[[Draft, list[dict[str, Any]]], list[dict[str, Any]]]
+DAMAGE_EXPANDERS: list[DamageExpander] = []
+
+
 def damages(d: Draft) -> list[dict[str, Any]]:
     """Tonight's damages in the post's order of steps: {target, actor, skill}; a team's is
     counted once (its latest pick), 龙息 on one target twice, 九星金光咒 once more on an
-    亡灵 or the relic's holder."""
+    亡灵 or the relic's holder; then each of ``DAMAGE_EXPANDERS``."""
     found: list[dict[str, Any]] = []
     for step in d.rs.night_steps:
         for s in step.skills:
@@ -479,6 +486,8 @@ def damages(d: Draft) -> list[dict[str, Any]]:
                         continue
                     seen.add(int(target))
                 found += _damages_of(d, sk, a, int(target))
+    for expand in DAMAGE_EXPANDERS:
+        found = expand(d, found)
     return found
 
 
@@ -507,7 +516,9 @@ def _damage_stage(d: Draft, ctx: dict[str, Any], hits: Hits) -> None:
     """Each damage through the flow's steps, in the data's order; one that no step takes is
     an out (7. 该角色出局)."""
     flow = list(_params(d).get("damage_flow", []))
-    spent: dict[str, Any] = {"first": set()}
+    # ``effects``: the night's effects of the draft, for what a step decides that must outlast
+    # the draft (a ruleset's own key, applied at publication by ``night.APPLIERS``).
+    spent: dict[str, Any] = {"first": set(), "effects": ctx["effects"]}
     ctx["cn"] = spent
     # What became of each damage ([target, actor, skill, the step that took it | "out" |
     # "miss"]), kept in the night's effects so the settlement's hooks can read it (龙息's relic).
@@ -734,6 +745,7 @@ __all__ = [
     "AIM",
     "BEFORE_FLIP",
     "CAUSE_DAMAGE",
+    "DAMAGE_EXPANDERS",
     "DAMAGE_STEPS",
     "ON_FLIP",
     "aimed",

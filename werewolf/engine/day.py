@@ -79,8 +79,9 @@ def day_vote(
     now: Now,
     ballots: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[GameState, list[GameEvent]]:
-    """投票结束: the top-voted player is out; a tie takes the 高僧 (献身) or, with no 高僧 to
-    take it, nobody (RULINGS 2). Triggers are announced at once. ``ballots``: the final
+    """投票结束: the top-voted player is out; a tie goes to the one a ``tie_break`` hook names
+    (096: the first to the top), else takes the 高僧 (献身) or, with no 高僧 to take it,
+    nobody (RULINGS 2). Triggers are announced at once. ``ballots``: the final
     ballots ``(voter, target)``, earliest naming post first, for the triggers that ask who
     voted (061's 公敌, 怨恨, 共死); kept as ``flags["day_ballots"]``."""
     if state.phase == OVER:
@@ -105,6 +106,9 @@ def day_vote(
     leaders = sorted(t for t, v in counted.items() if v == top)
     shown = [[t, d.name(t), str(v)] for t, v in sorted(counted.items(), key=lambda x: -x[1])]
     d.public("vote_result", {"day": d.day, "totals": shown, "tie": len(leaders) > 1})
+    if len(leaders) > 1:
+        broken = (hook(d, leaders) for hook in hooks(d.rs, "tie_break"))
+        leaders = next(([t] for t in broken if t is not None), leaders)
     if len(leaders) == 1:
         _voted_out(d, leaders[0])
     elif len(leaders) > 1 and not any(hook(d, leaders) for hook in hooks(d.rs, "tied")):

@@ -12,6 +12,8 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 - ``vote_modifiers`` (d, mods) → mods: the day's vote modifiers (独尊, 诅咒, 票台);
 - ``voted_out`` (d, pid) → bool: True when the top-voted player does not go out (天罡护体, 守护);
 - ``tied`` (d, leaders) → bool: True when a hook settled a tie of the vote (096's 最先高票者);
+- ``tie_break`` (d, leaders) → pid or None: who of the tied leaders is the top (096: the first
+  to reach the top total); None leaves the tie to the ``tie`` triggers;
 - ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
 - ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
@@ -42,6 +44,7 @@ POINTS = frozenset(
         "vote_modifiers",
         "voted_out",
         "tied",
+        "tie_break",
         "available",
         "spare",
         "window_closed",
