@@ -493,7 +493,10 @@ def night_publish(
     night = d.day  # feedback is of this night: [061]'s night n follows day n (游戏日夜晚)
     if d.rs.first == "day":
         d.day += 1
-    night_outs = [o for o in d.outs[before:] if o.night]
+    # This night's outs in order: those settled now, and any at its open (096: a cursed
+    # 独角兽's 光明之魂), all announced at the day's open.
+    earlier = [o for o in d.outs[:before] if o.night and o.day == night]
+    night_outs = [*earlier, *(o for o in d.outs[before:] if o.night)]
     for o in night_outs:
         d.to(o.id, "you_are_out", {"day": d.day})
     for pid, items in result["feedback"].items():

@@ -159,3 +159,15 @@ def test_a_limited_skill_is_spent_and_a_role_tagged_one_names_each_target_once()
         play(state, [(DRYAD, "entangle", 2)])
     state, _ = play(state, [(DRYAD, "entangle", 3)])
     assert state.players[DRYAD].flags["targeted"] == {"entangle": [2, 3]}
+
+
+def test_an_out_at_the_nights_open_is_announced_with_the_nights_outs() -> None:
+    """夜晚出局的角色将在白天开始时公示: the 独角兽 holding the relic is cursed at night 1's open
+    and goes out before the flip (光明之魂); the next day's open names it."""
+    from .support_096 import UNICORN
+
+    state, events = play(game(), day_picks=[(WOLVES[0], "hide", UNICORN)])
+    assert alive(state, UNICORN) == [False]
+    (opened,) = [e.payload for e in events if e.kind == "day_open"]
+    assert [o["id"] for o in opened["night_out"]] == [UNICORN]
+    assert [e.audience.character for e in events if e.kind == "you_are_out"] == [UNICORN]
