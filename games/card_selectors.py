@@ -154,6 +154,20 @@ def _floors(thread: ForumThread | None) -> list[ForumPost]:
     return list(thread.posts.order_by("floor").select_related("character"))
 
 
+def elevator_rows(*, game: Game, day: int) -> list[fl.ElevatorRow]:
+    """The day's 电梯楼: the characters in the game, in sign-up order or (096: 电梯楼角色顺序随机)
+    the seed's order for that day — one draw per day, so anyone can check it once the seed is
+    out; the engine reads the same order (七轮感应法, 尸爆)."""
+    rules = rules_of(game)
+    rows = [
+        fl.ElevatorRow(c.pk, c.name, c.forum_uid, c.forum_username)
+        for c in game.characters.order_by("id")
+        if c.status == CharacterStatus.ALIVE
+    ]
+    rng = dice.rng(game.seed, 0, f"elevator:{day}")
+    return fl.elevator_order(rows, rng, shuffle=rules is not None and rules.elevator_random)
+
+
 def day_tools(*, game: Game, day: int) -> DayTools:
     """Everything the director reads off one day's threads."""
     rules = rules_of(game)
@@ -183,14 +197,7 @@ def day_tools(*, game: Game, day: int) -> DayTools:
     site = game.forum_site
     talk = threads.get(ThreadKind.DISCUSSION)
     if rules is not None and site is not None and talk is not None:
-        rows = [
-            fl.ElevatorRow(c.pk, c.name, c.forum_uid, c.forum_username)
-            for c in characters
-            if c.status == CharacterStatus.ALIVE
-        ]
-        # The order is the seed's, one draw per day: anyone can check it once the seed is out.
-        rng = dice.rng(game.seed, 0, f"elevator:{day}")
-        order = fl.elevator_order(rows, rng, shuffle=rules.elevator_random)
+        order = elevator_rows(game=game, day=day)
         tools.elevator, tools.elevator_missing = fl.elevator_text(
             order, day=day, site_kind=site.kind, base_url=site.base_url, thread=talk.external_id
         )

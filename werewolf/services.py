@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games import live
 from games.ballots import ballot_day, ballot_tally, day_close_at, tally_publication, tally_published
+from games.card_selectors import elevator_rows
 from games.card_services import card_propose_missed_duty
 from games.engine import timetable as tt
 from games.engine.ballots import Tally
@@ -220,8 +221,18 @@ def werewolf_begin(*, game: Game, now: datetime) -> list[GameEvent]:
     """The role game's part of the start, on a locked live game: night 1 opens — or, for a
     post that starts with a day, the 开局夜; one with nothing to do in it ([096]: 开始第一天讨论日)
     is drafted at once, for day 1's open to publish."""
-    after, events = _run(game=game, op="night_open", payload={"now": _now(now)})
+    payload = _night_open_payload(game, 0, _now(now))
+    after, events = _run(game=game, op="night_open", payload=payload)
     return [*events, *_resolve_if_done(game, after, 1)]
+
+
+def _night_open_payload(game: Game, day: int, now: float) -> dict[str, Any]:
+    """入夜's payload: the close, and for a ruleset that reads it (096's 七轮感应法, 尸爆) the day's
+    电梯楼 order — logged with the step, so a replay reads the same."""
+    payload: dict[str, Any] = {"now": now}
+    if engine.get_ruleset(game.ruleset).params.get("elevator"):
+        payload["elevator"] = [r.character for r in elevator_rows(game=game, day=max(day, 1))]
+    return payload
 
 
 # --- players' actions ---------------------------------------------------------------------
@@ -325,6 +336,8 @@ def werewolf_transition(*, game: Game, kind: str, day: int) -> list[GameEvent]:
     for op in ops:
         tally: Tally | None = None
         payload: dict[str, Any] = {"now": now}
+        if op == "night_open":
+            payload = _night_open_payload(game, day, now)
         if op == "night_publish":
             payload["overrides"] = None
         elif op == "day_vote":

@@ -54,7 +54,7 @@ def day_ballots(payload: Payload) -> list[tuple[int, int]] | None:
 
 # How each logged ``engine_step`` op after the deal is re-run.
 STEPS: Mapping[str, Logged] = {
-    "night_open": lambda s, p, rng: engine.night_open(s, rng, float(p["now"])),
+    "night_open": lambda s, p, rng: engine.night_open(s, rng, float(p["now"]), p.get("elevator")),
     "action": lambda s, p, rng: engine.apply_action(
         s, engine.action_from_json(p["action"]), rng, float(p["now"])
     ),

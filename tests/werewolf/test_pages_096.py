@@ -151,6 +151,12 @@ def test_a_096_night_in_the_room_traces_each_damage_and_publishes(
         wolf = _client(game, passwords, WOLVES[0])
         page = _text(wolf, game, op="use_skill", skill="bite", target=str(ids[ELVES[2]]), key="b1")
         assert "已提交。" in page
+    # 七轮感应法/尸爆 read the day's 电梯楼 (电梯楼角色顺序随机): the order the post shows
+    from games.card_selectors import elevator_rows
+
+    order = store.state_load(game).flags["elevator"]
+    assert order == [r.character for r in elevator_rows(game=game, day=1)]
+    assert sorted(order) == sorted(ids.values())
     services.werewolf_deadlines_run(now=bj(1, 22, 16))
     assert store.state_load(game).phase == "late"
     with time_machine.travel(bj(1, 22, 20), tick=False):

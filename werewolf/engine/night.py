@@ -48,8 +48,11 @@ def _check_names(rs: Ruleset) -> None:
 CHECKS.append(_check_names)
 
 
-def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameState, list[GameEvent]]:
-    """入夜 at the day's close ``now``: the steps' deadlines count from it."""
+def night_open(
+    state: GameState, rng: random.Random, now: Now, elevator: list[int] | None = None
+) -> tuple[GameState, list[GameEvent]]:
+    """入夜 at the day's close ``now``: the steps' deadlines count from it. ``elevator``: the
+    day's 电梯楼 order of character ids, for the rules that read it (096's 七轮感应法, 尸爆)."""
     if state.phase == OVER:
         raise GameOver()
     if state.phase not in (SETUP, DAY):
@@ -59,6 +62,8 @@ def night_open(state: GameState, rng: random.Random, now: Now) -> tuple[GameStat
         if missing:
             raise GendersMissing(missing)
     d = open_draft(state, rng, seconds(now))
+    if elevator is not None:
+        d.set_flag("elevator", [int(i) for i in elevator])
     if state.phase == SETUP:
         cards_send(d)
     if d.rs.first == "night":
