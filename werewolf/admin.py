@@ -446,6 +446,30 @@ class OverrideForm(_StateForm, InterventionForm):
         return out
 
 
+class SpeechForm(_StateForm, InterventionForm):
+    """[096] 异常状态: a post the site flagged — a 变羊 without 咩, a 石化 with more than emoji —
+    confirmed as a break of the rule; its author's non-passive skills each gain 1 cooldown."""
+
+    post = forms.TypedChoiceField(label=_("违规发言"), coerce=int, choices=())
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        post = self.fields["post"]
+        assert isinstance(post, forms.TypedChoiceField)  # noqa: S101  (declared above)
+        post.choices = [(b["post"], _speech_label(b)) for b in _speech_breaks(self)]
+
+
+def _speech_breaks(form: _StateForm) -> list[dict[str, Any]]:
+    if form.game is None or form.state is None:
+        return []
+    day = form.state.day
+    return selectors.werewolf_speech_breaks(game=form.game, days=[d for d in (day - 1, day) if d])
+
+
+def _speech_label(b: Mapping[str, Any]) -> str:
+    return str(_("第 %(day)s 天 %(thread)s %(floor)s 楼 · %(name)s（%(status)s）：%(text)s")) % b
+
+
 FORMS: dict[str, type[_StateForm]] = {
     "deal": DealForm,
     "roles": RolesForm,
@@ -455,6 +479,7 @@ FORMS: dict[str, type[_StateForm]] = {
     "publish": PublishForm,
     "override": OverrideForm,
     "count": CountForm,
+    "speech": SpeechForm,
 }
 TITLES = {
     "deal": _("按种子发身份"),
@@ -465,6 +490,7 @@ TITLES = {
     "publish": _("批准并发布"),
     "override": _("修改结果并发布"),
     "count": _("手动计票（代替投票帖的统计）"),
+    "speech": _("确认违反变羊/石化状态的发言（所有非被动技能冷却+1）"),
 }
 
 Run = Callable[[Game, User, Any], str]
@@ -525,6 +551,16 @@ def _count(game: Game, who: User, form: CountForm) -> str:
     return str(_("今天的投票已按录入的选票结算。"))
 
 
+def _speech(game: Game, who: User, form: SpeechForm) -> str:
+    services.werewolf_speech_penalty(
+        game=game,
+        director=who,
+        post_id=form.cleaned_data["post"],
+        reason=form.cleaned_data["reason"],
+    )
+    return str(_("已确认：该角色所有非被动技能冷却+1。"))
+
+
 RUNS: dict[str, Run] = {
     "deal": _deal,
     "roles": _roles,
@@ -534,6 +570,7 @@ RUNS: dict[str, Run] = {
     "publish": _publish,
     "override": _override,
     "count": _count,
+    "speech": _speech,
 }
 
 
@@ -648,19 +685,22 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
     }
 
 
-def _ops(state: GameState | None) -> list[str]:
-    """The forms that make sense now."""
+def _ops(state: GameState | None, game: Game | None = None) -> list[str]:
+    """The forms that make sense now (096's speech breaks whenever the site has flagged one)."""
     if state is None:
         return ["deal"]
     if state.phase == SETUP:
         return ["roles", "auction", "start"]
+    ops: list[str] = []
     if state.phase == "night":
-        return ["resolve"]
+        ops = ["resolve"]
     if state.phase == "late":
-        return ["publish", "override"]
+        ops = ["publish", "override"]
     if state.phase == "day" and state.flags.get("voted") != state.day:
-        return ["count"]
-    return []
+        ops = ["count"]
+    if game is not None and _speech_breaks(SpeechForm(state=state, game=game)):
+        ops.append("speech")
+    return ops
 
 
 @admin.register(WerewolfGame)
@@ -695,7 +735,9 @@ class WerewolfGameAdmin(GameColumn, GameStateAdmin):
                 **self.admin_site.each_context(request),
                 "title": f"{game.forum_title} · {_('夜晚控制室')}",
                 "opts": self.model._meta,
-                "forms": [_titled(op, FORMS[op](state=state, game=game)) for op in _ops(state)],
+                "forms": [
+                    _titled(op, FORMS[op](state=state, game=game)) for op in _ops(state, game)
+                ],
                 "config": {
                     "game": game.pk,
                     "head": game.seq,

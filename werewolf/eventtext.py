@@ -63,6 +63,10 @@ class Lookup:
         """The ruleset has a 竞拍贴 (表演/挡刀 mean something: [099], not [061])."""
         return self.rs is None or self.rs.has_auction
 
+    def status(self, key: Any) -> str:
+        names = self.rs.status_names if self.rs is not None else {}
+        return str(names.get(str(key), _("异常")))
+
     def group(self, key: Any) -> str:
         group = self.rs.groups.get(str(key)) if self.rs is not None else None
         return str(group["name"]) if group is not None else _("群")
@@ -262,6 +266,14 @@ def _flipped(p: Payload, ctx: LogContext) -> str:
             "new": look.role(p.get("to")),
         }
     return _("%(name)s 翻转身份，成为 %(new)s") % {"name": _subject(ctx), "new": p.get("name")}
+
+
+def _speech_penalty(p: Payload, ctx: LogContext) -> str:
+    status = _look(ctx).status(p.get("status"))
+    return _("%(name)s 的发言违反%(status)s状态的限制：所有非被动技能冷却+1") % {
+        "name": who(p.get("id"), ctx) if p.get("id") is not None else _subject(ctx),
+        "status": status,
+    }
 
 
 def _idle(p: Payload, ctx: LogContext) -> str:
@@ -604,6 +616,7 @@ TEXTS: dict[str, EventText] = {
     "cooldown": EventText(gettext_noop("技能"), _cooldown),
     "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
     "idle": EventText(gettext_noop("判罚"), _idle, characters=keys("id")),
+    "speech_penalty": EventText(gettext_noop("异常状态"), _speech_penalty, characters=keys("id")),
     "left_group": EventText(gettext_noop("判罚"), _left_group, characters=keys("id")),
     "relic_curses": EventText(gettext_noop("亡灵圣物"), _relic_curses),
     "relic_moved": EventText(gettext_noop("亡灵圣物"), _relic_moved, characters=keys("from", "to")),

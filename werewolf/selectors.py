@@ -7,6 +7,7 @@ from ``director_view`` and the directors' log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,9 +15,10 @@ from django.utils.translation import gettext as _
 
 from games import live
 from games.engine.text import names_short
-from games.models import Character, Event, Game
+from games.models import Character, Event, ForumPost, Game
 from werewolf import engine, store
 from werewolf.engine.ballot import day_voters
+from werewolf.engine.conan_status import speech_breaks, speech_status
 from werewolf.engine.setup import genders_missing
 from werewolf.engine.state import SETUP, GameState
 from werewolf.errors import NotSetUp
@@ -106,3 +108,51 @@ def director_page(*, game: Game) -> dict[str, Any]:
     ).order_by("seq")
     submissions = [{"seq": e.seq, "kind": e.kind, "at": e.created_at, **e.payload} for e in rows]
     return {**engine.director_view(state), "submissions": submissions}
+
+
+def werewolf_speech_breaks(*, game: Game, days: Sequence[int]) -> list[dict[str, Any]]:
+    """[096]'s 异常状态: the posts of ``days`` whose author was a 变羊 without 咩 or a 石化 with
+    more than emoji (如果发言违反变羊、石化状态的限制…), not yet confirmed by a director — for
+    the night room to confirm one by one (RULINGS 096-16: the site flags, the director confirms)."""
+    try:
+        state = werewolf_state(game=game)
+    except NotSetUp:
+        return []
+    rs = engine.get_ruleset(state.ruleset)
+    if not rs.params.get("speech_rules"):
+        return []
+    confirmed = set(
+        Event.objects.filter(game=game, kind="speech_penalty", stream="directors").values_list(
+            "payload__post", flat=True
+        )
+    )
+    posts = (
+        ForumPost.objects.filter(
+            thread__game=game,
+            thread__day__in=list(days),
+            character__isnull=False,
+            by_director=False,
+        )
+        .select_related("thread", "character")
+        .order_by("thread__day", "thread__kind", "floor")
+    )
+    found = []
+    for post in posts:
+        p = state.players.get(int(post.character_id or 0))
+        if p is None or post.external_id in confirmed:
+            continue
+        status = speech_status(p, post.thread.day)
+        if status is None or not speech_breaks(status, post.text):
+            continue
+        found.append(
+            {
+                "post": post.pk,
+                "day": post.thread.day,
+                "thread": post.thread.get_kind_display(),
+                "floor": post.floor,
+                "name": p.name,
+                "status": rs.status_names.get(status, status),
+                "text": post.text[:60],
+            }
+        )
+    return found

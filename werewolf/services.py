@@ -33,6 +33,7 @@ from games.idempotency import answer_record, submit_once
 from games.models import (
     Character,
     CharacterStatus,
+    ForumPost,
     ForumThread,
     Game,
     GameStatus,
@@ -40,12 +41,11 @@ from games.models import (
 )
 from games.services import events_append, game_lock, game_mark_finished, reason_required
 from games.services import game_start as core_start
-from werewolf import cards, engine, store
+from werewolf import cards, engine, selectors, store
 from werewolf.engine.errors import NightNotDone
 from werewolf.engine.state import DAY, LATE, NIGHT, OVER, SETUP, GameState
 from werewolf.errors import AlreadySetUp, AlreadyStarted, NotSetUp
 from werewolf.models import WerewolfAction, WerewolfGame
-from werewolf.selectors import player_view
 
 logger = logging.getLogger(__name__)
 
@@ -277,7 +277,7 @@ def _action_apply(
                 for row in rows
                 if row.audience_character_id == character_id
             ],
-            "me": player_view(state=store.state_load(locked), character_id=character_id),
+            "me": selectors.player_view(state=store.state_load(locked), character_id=character_id),
         }
         answer_record(
             records=WerewolfAction,
@@ -647,3 +647,35 @@ def werewolf_faction_forfeit(
     if not any(e.kind == "faction_forfeit" for e in events):
         return "该阵营已被判负。", events
     return "阵营判负" + ("，游戏结束。" if after.phase == OVER else "。"), events
+
+
+def werewolf_speech_penalty(*, game: Game, director: User, post_id: int, reason: str) -> None:
+    """[096]: the director confirms that a flagged post broke 变羊/石化's speech rule — every
+    non-passive skill of its author gains 1 cooldown (RULINGS 096-16), once per post. A post
+    not flagged (already confirmed, within the rule, another game's) is refused."""
+    reason = reason_required(reason)
+    with transaction.atomic():
+        locked = game_lock(game)
+        _live(locked)
+        post = ForumPost.objects.filter(pk=post_id, thread__game=locked).select_related("thread")
+        found = post.first()
+        flagged = {
+            b["post"]
+            for b in selectors.werewolf_speech_breaks(game=locked, days=[found.thread.day])
+        } if found is not None else set()  # fmt: skip
+        if found is None or found.pk not in flagged or found.character_id is None:
+            raise InvalidInput(
+                "这一楼没有被标记为违反变羊或石化状态的发言（或已确认过）。",
+                message_en="That post is not flagged as breaking a sheep/stone speech rule.",
+                reason="not flagged",
+            )
+        payload = {
+            "character": found.character_id,
+            "day": found.thread.day,
+            "post": found.external_id,
+            "now": _now(timezone.now()),
+        }
+        _, events = _run(game=locked, op="speech_penalty", payload=payload)
+        events_append(
+            game=locked, events=events, now=timezone.now(), director=director, reason=reason
+        )

@@ -18,6 +18,7 @@ from django.conf import settings
 from games.engine import dice
 from games.models import Event, Game
 from werewolf import engine
+from werewolf.engine.conan_status import speech_penalty
 from werewolf.engine.state import GameState
 from werewolf.errors import NotSetUp
 from werewolf.models import WerewolfGame
@@ -71,6 +72,9 @@ STEPS: Mapping[str, Logged] = {
         ballots=day_ballots(p),
     ),
     "red_card": lambda s, p, rng: engine.red_card(s, int(p["character"]), rng, float(p["now"])),
+    "speech_penalty": lambda s, p, rng: speech_penalty(
+        s, int(p["character"]), rng, float(p["now"]), day=int(p["day"]), post=str(p["post"])
+    ),
     "faction_forfeit": lambda s, p, rng: engine.faction_forfeit(
         s, int(p["character"]), rng, float(p["now"])
     ),

@@ -27,11 +27,15 @@ privately, so that they can keep the rules of speech and of targets.
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from games.engine.ballots import Adjust, Reason, VoteModifiers
+from games.engine.errors import InvalidInput
+from games.engine.events import GameEvent
 
 from . import victory
 from .actions import UseSkill
@@ -47,14 +51,14 @@ from .conan import (
     wide_targets,
 )
 from .day import vote_modifiers
-from .draft import Draft
-from .errors import InvalidTarget, WindowClosed
+from .draft import Draft, open_draft
+from .errors import GameOver, InvalidTarget, UnknownPlayer, WindowClosed
 from .hooks import register_hook
 from .night import APPLIERS
 from .outcomes import open_window
 from .ruleset import Skill
-from .skills import HANDLERS, WIDE, register_handler
-from .state import CAUSE_RED_CARD, DAY, Player
+from .skills import HANDLERS, WIDE, Now, register_handler, seconds
+from .state import CAUSE_RED_CARD, DAY, OVER, GameState, Player
 from .steps import subs
 
 FOREVER = 1_000_000  # 变羊 (直到游戏结束) and 蛇发诅咒's 永久 石化: a day no game reaches
@@ -566,3 +570,62 @@ __all__ = [
     "scales_spend",
     "void_against_wizard",
 ]
+
+
+# --- speech (如果发言违反变羊、石化状态的限制，则所有非被动技能冷却+1) ----------------------------
+
+# What a post under each status must be: a 变羊's has 咩 (每次发言必须有“咩”字); a 石化's is
+# emoji only (发言只能使用表情).
+SPEECH_RULES = {"sheep": "每次发言必须有“咩”字", "stone": "发言只能使用表情"}
+_EMOJI = re.compile(
+    r"\{:[0-9a-z_]+:\}"  # Discuz! smilies {:1_23:}
+    r"|\[(?:em|s):?[0-9a-z_]*\]"  # [em]xx / [s:12]
+    r"|:[a-z_]+:"  # :smile:
+    r"|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]"
+    r"|\s"
+)
+
+
+def speech_breaks(status: str, text: str) -> bool:
+    """Whether a post breaks the speech rule of ``status`` (sheep: no 咩; stone: anything but
+    emoji and smilies)."""
+    if status == "sheep":
+        return "咩" not in text
+    return bool(_EMOJI.sub("", text))
+
+
+def speech_status(p: Player, day: int) -> str | None:
+    """The speech-limiting status ``p`` is under on ``day`` (石化 first: the stricter)."""
+    for status in ("stone", "sheep"):
+        if holds(p, status, day):
+            return status
+    return None
+
+
+def speech_penalty(
+    state: GameState, pid: int, rng: random.Random, now: Now, *, day: int, post: str
+) -> tuple[GameState, list[GameEvent]]:
+    """A post the director confirmed breaks 变羊/石化's speech rule (RULINGS 096-16): every
+    non-passive skill of its author gains 1 cooldown, for that one post."""
+    if state.phase == OVER:
+        raise GameOver()
+    d = open_draft(state, rng, seconds(now))
+    if pid not in d.players:
+        raise UnknownPlayer(id=pid)
+    p = d.p(pid)
+    status = speech_status(p, day)
+    if status is None:
+        raise InvalidInput(
+            "该角色当天不处于变羊或石化状态。",
+            message_en="That player was neither a sheep nor stone that day.",
+            reason="no speech status",
+        )
+    name = d.rs.status_names.get(status, status)
+    for s in p.skills:
+        sk = d.rs.skills[s]
+        if sk.active and "被动" not in sk.tags and "开关" not in sk.tags:
+            cooldown_add(d, pid, s, 1, f"发言违反{name}状态的限制")
+    text = f"你的发言违反了{name}状态的限制（{SPEECH_RULES[status]}）：所有非被动技能冷却+1。"
+    d.to(pid, "speech_penalty", {"text": text, "status": status})
+    d.directors("speech_penalty", {"id": pid, "status": status, "day": day, "post": post})
+    return d.finish(), d.events
