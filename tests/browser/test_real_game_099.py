@@ -80,7 +80,9 @@ async def test_a_099_game_from_sign_up_to_archive(
     roster = archive.locator("#reveal")
     await expect(roster).to_contain_text("先知")
     await expect(roster).to_contain_text(seer.name)
-    await expect(archive.locator("body")).to_contain_text("预言")
+    # Night 1's log, with the seer's 预言 (the role cards, sent as it opened, are in it too).
+    await archive.get_by_role("link", name="第 1 天").click()
+    await expect(archive.locator("body")).to_contain_text(f"{seer.name} 提交[预言]")
 
     assert errors.seen == []
     assert daphne_server.errors(since=server_log) == [], daphne_server.log_text()[-3000:]
