@@ -309,16 +309,24 @@ def test_a_drifters_role_card_never_names_the_faction_it_followed(table: Table) 
 def test_a_wolf_voted_out_at_the_close_gives_the_keeper_until_the_next_nights_open(
     table: Table,
 ) -> None:
-    """<勾魂>: 每当有狼人阵营的玩家出局时，仅在下一个游戏日夜晚开始前… The 狼王 voted out at day
+    """<勾魂>: 每当有狼人阵营的玩家出局时，仅在下一个游戏日夜晚开始前… A wolf voted out at day
     1's 关门 is that night's start: the 守宝人 picks during night 1 or day 2 (the portal says
     so, not a clock time), and the pick converts at night 2's open (RULINGS 061-10)."""
     table.to_day_1()
+    # A 狼人阵营 role the seed's 票台 does not shield today (the 开局夜's picks are drawn).
+    day_1 = store.state_load(table.game)
+    stage = {p.id for p in day_1.players.values() if p.statuses.get("stage") == day_1.day}
+    wolf = next(
+        r
+        for r in ("wolf_king", "wolf_judge", "wolf_queen", "wolf_hunter")
+        if table.ids[r] not in stage
+    )
     voters = [table.ids[r] for r in ("fox", "angel", "psychic")]
     with time_machine.travel(bj(3, 20, 40), tick=False):
         services.werewolf_day_count(
             game=table.game,
             director=table.director,
-            ballots=[(v, table.ids["wolf_king"]) for v in voters],
+            ballots=[(v, table.ids[wolf]) for v in voters],
             reason="论坛无法访问，手动计票",
         )
     services.werewolf_deadlines_run(now=bj(3, 20, 51))  # the 天使 lets 偏爱 pass
@@ -326,7 +334,7 @@ def test_a_wolf_voted_out_at_the_close_gives_the_keeper_until_the_next_nights_op
         game_services.transitions_run_due(now=bj(3, 21, 1))
         state = store.state_load(table.game)
         assert state.phase == "night"
-        assert not state.players[table.ids["wolf_king"]].alive
+        assert not state.players[table.ids[wolf]].alive
         form = _form(table.page("keeper"), "soul")
         assert "截止：下一个夜晚开始（关门）前" in form
         assert "ww-countdown" not in form
