@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from .actions import Action, register_action_type
-from .day import tally, vote_modifiers
+from .day import keeps_vote, tally, votable, vote_modifiers
 from .draft import Draft
 from .errors import (
     ActorOut,
@@ -66,7 +66,9 @@ def day_voters(state: GameState, day: int) -> frozenset[int] | None:
     else:
         return None
     void = vote_modifiers(state, day).void_voters
-    asked = {p.id for p in state.players.values() if p.alive and not p.idle and p.id not in void}
+    asked = {
+        p.id for p in state.players.values() if keeps_vote(p) and not p.idle and p.id not in void
+    }
     return frozenset(state.players) - (asked - cast)
 
 
@@ -93,13 +95,13 @@ def _vote(d: Draft, action: Vote, now: float) -> None:
     if action.actor not in d.players:
         raise UnknownPlayer()
     voter = d.p(action.actor)
-    if not voter.alive:
+    if not keeps_vote(voter):
         raise ActorOut()
     mods = vote_modifiers(d.finish(), d.day)
     if voter.idle or voter.id in mods.void_voters:
         raise CannotVote()
     target = d.players.get(action.target)
-    if target is None or not target.alive or target.idle or target.id in mods.immune:
+    if target is None or not votable(d.base, target) or target.id in mods.immune:
         raise InvalidTarget(reason="not votable")
     current = ballots(d.finish())
     if voter.id in current:

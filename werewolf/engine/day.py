@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from games.engine.ballots import Adjust, Reason, VoteModifiers
+from games.engine.ballots import Adjust, Reason, VoteModifiers, ballot_rules
 from games.engine.errors import WrongPhase
 from games.engine.events import GameEvent
 
@@ -23,9 +23,21 @@ from .hooks import hooks
 from .outcomes import TRIGGERS, Fired, eliminate, open_window, out_by, register_trigger, triggers_of
 from .ruleset import Trigger
 from .skills import Now, seconds
-from .state import CAUSE_RED_CARD, CAUSE_SACRIFICE, CAUSE_VOTE, DAY, OVER, GameState
+from .state import CAUSE_RED_CARD, CAUSE_SACRIFICE, CAUSE_VOTE, DAY, OVER, GameState, Player
 
 FEIGNED = Reason("feigned", "白痴发动[装傻]后不能参与投票，也不能成为投票对象。")
+
+
+def keeps_vote(p: Player) -> bool:
+    """In the day's vote as a voter: alive, or out with its vote kept (096's 虚体: 其视为出局，
+    但仍保留发言权和投票权)."""
+    return p.alive or bool(p.flags.get("ethereal"))
+
+
+def votable(state: GameState, p: Player) -> bool:
+    """A ballot may name ``p``: alive, and not 挂机 unless the post allows it (096: 挂机状态的
+    角色…允许被选为技能或投票的目标; the forum's ballot rules say so)."""
+    return p.alive and (not p.idle or ballot_rules(state.ruleset).idle_targetable)
 
 
 def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
@@ -58,7 +70,7 @@ def tally(state: GameState, ballots: Mapping[int, int]) -> dict[int, Fraction]:
     totals: dict[int, Fraction] = {}
     for voter, target in ballots.items():
         v, t = state.players.get(voter), state.players.get(target)
-        if v is None or t is None or not v.alive or not t.alive:
+        if v is None or t is None or not keeps_vote(v) or not votable(state, t):
             continue
         if voter in mods.void_voters or target in mods.immune:
             continue

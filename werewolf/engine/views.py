@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from .ballot import ballots
-from .day import vote_modifiers
+from .day import keeps_vote, votable, vote_modifiers
 from .draft import Draft, open_draft
 from .hooks import hooks
 from .ruleset import Ruleset, Skill
@@ -75,9 +75,9 @@ def _vote(state: GameState, pid: int) -> dict[str, Any] | None:
     targets = [
         {"id": t.id, "name": t.name}
         for t in state.players.values()
-        if t.alive and not t.idle and t.id not in mods.immune
+        if votable(state, t) and t.id not in mods.immune
     ]
-    may = p.alive and not p.idle and pid not in mods.void_voters
+    may = keeps_vote(p) and not p.idle and pid not in mods.void_voters
     return {"may": may, "mine": ballots(state).get(pid), "targets": targets if may else []}
 
 

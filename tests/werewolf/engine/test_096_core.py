@@ -171,3 +171,25 @@ def test_an_out_at_the_nights_open_is_announced_with_the_nights_outs() -> None:
     (opened,) = [e.payload for e in events if e.kind == "day_open"]
     assert [o["id"] for o in opened["night_out"]] == [UNICORN]
     assert [e.audience.character for e in events if e.kind == "you_are_out"] == [UNICORN]
+
+
+def test_an_idle_player_may_be_voted_and_an_ethereal_one_still_votes() -> None:
+    """挂机状态的角色…允许被选为技能或投票的目标; 虚体: 其视为出局，但仍保留发言权和投票权."""
+    from werewolf.engine import apply_action, portal_totals, red_card
+    from werewolf.engine.ballot import Vote
+    from werewolf.engine.errors import CannotVote
+
+    from .support_096 import close_at
+
+    state, _ = play(game(relic=False))  # day 2: the vote puts the top out
+    at = close_at(state) - 7200
+    state, _ = red_card(state, ELVES[5], rng(), at)
+    d = open_draft(state, rng())
+    d.wp(ELVES[6]).alive = False
+    d.wp(ELVES[6]).flags["ethereal"] = True  # (its 虚体, after a vote-out)
+    state = d.finish()
+    state, _ = apply_action(state, Vote(actor=ELVES[0], target=ELVES[5]), rng(), at)
+    state, _ = apply_action(state, Vote(actor=ELVES[6], target=ELVES[5]), rng(), at)
+    with pytest.raises(CannotVote):
+        apply_action(state, Vote(actor=ELVES[5], target=ELVES[0]), rng(), at)  # 挂机: no vote
+    assert portal_totals(state) == {ELVES[5]: 2}
