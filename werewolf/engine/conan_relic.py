@@ -541,9 +541,9 @@ def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
     mine = p.flags.get("cn_relic_known") or {}
     # The player's own holding as it was last told (never the curse count: the post tells no
     # one the count after 光明之魂/灵能, RULINGS 096-15/16).
-    view["conan_relic"] = {"held": True, "day": mine["day"], "why": mine["why"]} if mine.get(
-        "held"
-    ) else None
+    view["conan_relic"] = (
+        {"held": True, "day": mine["day"], "why": mine["why"]} if mine.get("held") else None
+    )
     # A pass drawn from the seed at a day's open when not chosen: its deadline in words.
     draws = {w["skill"]: w.get("draw") for w in d.windows if w["actor"] == p.id}
     view["usable"] = [

@@ -34,7 +34,8 @@ def test_a_hide_recipient_is_not_shown_the_relic_until_a_notice_tells_it() -> No
     assert _relic(state, E1) is None
     state, _ = play(holding(game(), E1))  # cursed at the open, 灾厄 at the end
     mine = player_view(state, E1)["conan_relic"]
-    assert mine["held"] is True and mine["why"] == "灾厄"
+    assert mine["held"] is True
+    assert mine["why"] == "灾厄"
     assert "curses" not in mine  # the count is told to no one
     assert all(_relic(state, p) is None for p in state.players if p != E1)
 
