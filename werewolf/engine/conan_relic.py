@@ -545,10 +545,14 @@ def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
         {"held": True, "day": mine["day"], "why": mine["why"]} if mine.get("held") else None
     )
     # A pass drawn from the seed at a day's open when not chosen: its deadline in words.
-    draws = {w["skill"]: w.get("draw") for w in d.windows if w["actor"] == p.id}
+    draws = {
+        str(w["skill"]): int(w["draw"])
+        for w in d.windows
+        if w["actor"] == p.id and w.get("draw") is not None
+    }
     view["usable"] = [
-        {**u, "closes": "day_open", "draw_day": int(draws[u["skill"]])}
-        if draws.get(u["skill"]) is not None and "closes" not in u
+        {**u, "closes": "day_open", "draw_day": draws[u["skill"]]}
+        if u["skill"] in draws and "closes" not in u
         else u
         for u in view["usable"]
     ]
