@@ -1,8 +1,11 @@
 """The role-game demos that `make run` loads beside the royale one, and their bots.
 
-Each demo in ``DEMOS`` is a game of one ruleset ([099] 明日方舟, [061] 林峰): three characters
-open to log in, the rest bots, the roles dealt from the seed and the first night (061: the
-prelude of 附身/遇难/票台) open at once. Bots act only through
+Each demo in ``DEMOS`` is a game of one ruleset ([099] 明日方舟, [061] 林峰, [096] 名侦探柯南):
+three characters open to log in, the rest bots, the roles dealt from the seed and the first
+night (061: the prelude of 附身/遇难/票台) open at once; [096] starts with a day (the 神眷者's
+election), its empty 开局夜 published at load. A ruleset still being written ([096], ``"built":
+false``) is a demo only under ``WEREWOLF_PREVIEW_RULESETS``; without it ``demo_load`` refuses
+it with ``DemoUnavailable`` and the loader skips it with a message. Bots act only through
 ``werewolf.services.werewolf_action_submit``, exactly like a player's portal, so their
 submissions are ordered, logged and pushed like anyone's; what they choose is the engine's
 bots' (``werewolf.engine.bots``), from each bot's own player view.
@@ -14,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import services as game_services
@@ -28,10 +32,10 @@ from games.demo import (
 from games.engine.errors import RuleError
 from games.models import Game, GameStatus
 from werewolf import services
-from werewolf.engine import Forgo, Vote
+from werewolf.engine import Forgo, Vote, get_ruleset
 from werewolf.engine.actions import Action
 from werewolf.engine.bots import TRIES, Bot, Style, pending
-from werewolf.engine.state import DAY, NIGHT
+from werewolf.engine.state import DAY, LATE, NIGHT
 from werewolf.models import WerewolfAction, WerewolfGame
 from werewolf.selectors import werewolf_state
 
@@ -57,6 +61,11 @@ BOTS_061 = (
     "翠竹", "苍柏", "银杏", "紫藤", "寒梅", "山茶", "玉兰", "丁香",
     "海棠", "木槿", "芙蓉", "杜鹃", "合欢", "石榴", "梧桐", "香樟",
 )  # fmt: skip
+BOTS_096 = (
+    "毛利小五郎", "工藤新一", "服部平次", "远山和叶", "铃木园子", "阿笠博士", "吉田步美",
+    "圆谷光彦", "小岛元太", "目暮十三", "高木涉", "佐藤美和子", "白鸟任三郎", "怪盗基德",
+    "中森青子", "赤井秀一", "安室透", "琴酒", "贝尔摩德",
+)  # fmt: skip
 DEMOS: dict[str, DemoSpec] = {
     spec.number: spec
     for spec in (
@@ -72,6 +81,11 @@ DEMOS: dict[str, DemoSpec] = {
             "061", "lin_feng_061", "林峰", ("青松", "白桦", "红枫"), BOTS_061, 6100, "forester",
             male=frozenset({"青松", "苍柏", "梧桐", "香樟"}),
         ),
+        # Shown only with WEREWOLF_PREVIEW_RULESETS while [096] is being written.
+        DemoSpec(
+            "096", "conan_096", "名侦探柯南", ("江户川柯南", "毛利兰", "灰原哀"), BOTS_096,
+            9600, "detective",
+        ),
     )
 }  # fmt: skip
 PASSES = 3
@@ -81,10 +95,30 @@ HUMANS = DEMOS[DEMO_NUMBER].humans
 BOTS = DEMOS[DEMO_NUMBER].bots
 
 
+class DemoUnavailable(Exception):
+    """A demo of a ruleset still being written, without ``WEREWOLF_PREVIEW_RULESETS``."""
+
+    def __init__(self, spec: DemoSpec) -> None:
+        self.spec = spec
+        super().__init__(
+            f"[{spec.number}] {spec.title}: 规则尚在编写中，需设置 WEREWOLF_PREVIEW_RULESETS=1 才能"
+            f"载入此 demo（skipped: ruleset {spec.ruleset} is not built; set "
+            "WEREWOLF_PREVIEW_RULESETS=1 to load it）"
+        )
+
+
+def available(spec: DemoSpec) -> bool:
+    """The demo can be dealt on this site: its ruleset is built, or previews are on."""
+    return get_ruleset(spec.ruleset).built or bool(settings.WEREWOLF_PREVIEW_RULESETS)
+
+
 def demo_load(*, number: str = DEMO_NUMBER, now: datetime | None = None) -> Demo:
     """The demo ``number`` of ``DEMOS``, afresh: its characters dealt from the seed, the first
-    night open now."""
+    night open now ([096]: its empty 开局夜 published, day 1 open). ``DemoUnavailable`` for a
+    ruleset still being written without the preview (nothing is touched then)."""
     spec = DEMOS[number]
+    if not available(spec):
+        raise DemoUnavailable(spec)
     now = now or timezone.now()
     director, password = demo_director(password_reset=False)
     demo_wipe(spec.number, (WerewolfAction, WerewolfGame))
@@ -105,6 +139,8 @@ def demo_load(*, number: str = DEMO_NUMBER, now: datetime | None = None) -> Demo
     # scheduler does not replay them on the night just opened.
     game_services.transitions_run_due(now=now)
     services.werewolf_start(game=game, director=director, now=now)
+    if werewolf_state(game=game).phase == LATE:  # [096]: the empty 开局夜, then day 1
+        services.werewolf_night_publish(game=game, director=director, reason="demo")
     return demo_logins(game, director, password)
 
 

@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import selectors as game_selectors
 from games.ballots import vote_days
@@ -118,6 +119,18 @@ def _options(view: dict[str, Any], skill: Skill, rs: Any) -> dict[str, Any] | No
             "label": _("传音内容（不多于%(n)s个字）") % {"n": limit},
             "max": limit * 4,
         }
+    if skill.key == "wish_effect":  # [096] 许愿: the wished one chooses one of three effects
+        choices = [
+            {"value": "1", "label": _("1：当晚免疫一次伤害")},
+            {"value": "2", "label": _("2：选择获知一名角色的当前所属阵营")},
+            {"value": "3", "label": _("3：选择一名角色，若其持有亡灵圣物，获得之")},
+        ]
+        return {
+            "kind": "select",
+            "label": _("许愿效果"),
+            "choices": choices,
+            "hint": _("效果2、3须同时选择一名角色；效果1不选择角色。"),
+        }
     if effect == "borrowed":
         choices = []
         for key in view.get("lin_feng", {}).get("borrow", {}).get("skills", []):
@@ -136,6 +149,14 @@ def _options(view: dict[str, Any], skill: Skill, rs: Any) -> dict[str, Any] | No
                 choices.append({"value": key, "label": inner.name})
         return {"kind": "select", "label": _("借用的技能"), "choices": choices}
     return None
+
+
+# A window's button when 发动 would not say what it does ([096] 虚体: 明示身份).
+VERBS = {"ethereal": gettext_lazy("明示身份")}
+
+
+def _optional_one(skill: Skill) -> bool:
+    return skill.window is not None and skill.targets == "0-1"
 
 
 def _targets(view: dict[str, Any], rule: str) -> list[dict[str, Any]]:
@@ -162,8 +183,12 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
             "left": max(0, int(u["until"] - now.timestamp())),
             "targets": _targets(page, rs.skills[u["skill"]].target),
             "count": _count(page, rs.skills[u["skill"]]),
-            # One target: a select; none: no control; another count: checkboxes.
-            "multi": _count(page, rs.skills[u["skill"]]) not in ((1, 1), (0, 0)),
+            # One target: a select; none: no control; another count: checkboxes — but a
+            # window's optional one (096's 许愿 effect) is a select that may stay empty.
+            "multi": _count(page, rs.skills[u["skill"]]) not in ((1, 1), (0, 0))
+            and not _optional_one(rs.skills[u["skill"]]),
+            "optional": _optional_one(rs.skills[u["skill"]]),
+            "verb": VERBS.get(u["skill"], ""),
             "none": _count(page, rs.skills[u["skill"]]) == (0, 0),
             "option": _options(page, rs.skills[u["skill"]], rs),
             # The browser fills in the chosen target's name (werewolf.js).
@@ -255,7 +280,27 @@ def _conan(page: dict[str, Any], rs: Any) -> dict[str, Any] | None:
         ],
         "groups": extra.get("groups", []),
         "can_toggle": page["alive"] and page["winner"] is None,
+        # 亡灵圣物 as far as it was told (RULINGS 096-15): never the curse count, which the
+        # post tells no one once 光明之魂/灵能 change it.
+        "relic": page.get("conan_relic"),
+        "statuses": [
+            {"key": k, "name": name, "rule": STATUS_RULES.get(k, "")}
+            for k, name in (page.get("conan_status") or {}).get("statuses", {}).items()
+        ],
+        "ethereal": bool((page.get("conan_undead") or {}).get("ethereal")),
+        "commune": (page.get("conan_undead") or {}).get("commune"),
     }
+
+
+# What each [096] status asks of its holder, from the post: a 变羊 must say 咩 in every post,
+# so it must know it is a sheep (异常状态: 违反变羊、石化状态的限制… 冷却+1).
+STATUS_RULES = {
+    "bound": gettext_lazy(
+        "主动技能目标必须包含“树妖”，不发动则进入至少为1的冷却（持续至当晚结束）。"
+    ),
+    "sheep": gettext_lazy("投票和技能均对巫师无效，且每次发言必须有“咩”字。"),
+    "stone": gettext_lazy("投票无效，且发言只能使用表情。"),
+}
 
 
 def _lin_feng(page: dict[str, Any], rs: Any, names: dict[int, str]) -> dict[str, Any] | None:

@@ -134,7 +134,8 @@
     if (!button || button.value !== "use_skill") return;
     var select = form.querySelector("select[name=target]");
     var need = form.querySelector(".ww-need");
-    if (select && !select.value) {
+    // A window's optional target (096's 许愿 effect 1 names nobody) may stay empty.
+    if (select && !select.value && !select.hasAttribute("data-optional")) {
       event.preventDefault();
       if (need) need.hidden = false;
       select.focus();

@@ -1,5 +1,6 @@
-"""The role-game demos: [099] (18 characters) and [061] (19), dealt from the seed, the first
-night open now, bots acting through the real service with the engine's bots' choices, three
+"""The role-game demos: [099] (18 characters), [061] (19) and, under
+``WEREWOLF_PREVIEW_RULESETS`` only, [096] (22), dealt from the seed, the first night (096: day
+1) open now, bots acting through the real service with the engine's bots' choices, three
 players of each open to log in."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import random
+from typing import Any
 
 import pytest
 import time_machine
@@ -31,9 +33,14 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
     call_command("werewolf_demo_load", stdout=io.StringIO())
     out = io.StringIO()
     call_command("werewolf_demo_load", stdout=out)
-    assert Game.objects.filter(kind="werewolf").count() == len(demo.DEMOS) == 2
+    built = [spec for spec in demo.DEMOS.values() if demo.available(spec)]
+    assert Game.objects.filter(kind="werewolf").count() == len(built) == 2
     printed = out.getvalue()
-    for spec in demo.DEMOS.values():
+    # [096] is still being written: without the preview it is skipped, with a clear message
+    assert "[096] 名侦探柯南：" not in printed
+    assert "WEREWOLF_PREVIEW_RULESETS=1" in printed
+    assert not Game.objects.filter(number="096").exists()
+    for spec in built:
         game = Game.objects.get(number=spec.number)
         assert game.ruleset == spec.ruleset
         players = get_ruleset(spec.ruleset).players
@@ -47,7 +54,7 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
         assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in printed
     # the beat's one task drives the bots of both
     assert tasks.bots_act() > 0
-    for spec in demo.DEMOS.values():
+    for spec in built:
         acted = Event.objects.filter(
             game__number=spec.number, kind="engine_step", payload__op="action"
         )
@@ -132,3 +139,62 @@ def test_the_061_bots_play_the_prelude_the_day_and_night_one() -> None:
         }
     assert {"stage", "possess", "hostage"} & skills  # the prelude's
     assert len(skills) >= 5  # night 1's: 独尊, 狡黠, 明察, 吹笛, 统领, 审判, 杀人 … (bots' roles)
+
+
+def test_the_096_demo_is_refused_without_the_preview() -> None:
+    with pytest.raises(demo.DemoUnavailable, match="WEREWOLF_PREVIEW_RULESETS"):
+        demo.demo_load(number="096")
+    assert not Game.objects.filter(number="096").exists()
+
+
+def test_the_096_demo_loads_beside_the_others_under_the_preview(settings: Any) -> None:
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    out = io.StringIO()
+    call_command("werewolf_demo_load", stdout=out)
+    assert Game.objects.filter(kind="werewolf").count() == len(demo.DEMOS) == 3
+    printed = out.getvalue()
+    for name in demo.DEMOS["096"].humans:
+        assert name in printed
+
+
+def test_the_096_bots_play_day_1_and_night_1(settings: Any) -> None:
+    """[096] starts with a day: its empty 开局夜 is published at load; the bots hide the relic
+    (藏匿), switch their <开关> on and cast portal ballots for the 神眷者; at 关门 night 1 opens and
+    each bot plays every step open to it — every role of the 22 is dealt, 19 of them bots."""
+    settings.WEREWOLF_PREVIEW_RULESETS = True
+    start = bj(10, 9)
+    with time_machine.travel(start, tick=False):
+        loaded = demo.demo_load(number="096", now=start)
+    game = loaded.game
+    state = werewolf_state(game=game)
+    assert (state.day, state.phase, len(state.players)) == (1, DAY, 22)
+    living_roles = {r for r, role in get_ruleset("conan_096").roles.items() if role.count}
+    assert {p.role for p in state.players.values()} == living_roles  # every role is dealt
+    day = start + dt.timedelta(hours=2)
+    applied = demo.bots_act(now=day, brain=random.Random(5))
+    assert applied > 0
+    state = werewolf_state(game=game)
+    assert len(ballots(state)) >= 10
+    bot_ids = set(Character.objects.filter(game=game, bot=True).values_list("pk", flat=True))
+    switches = [
+        p
+        for p in state.players.values()
+        if p.id in bot_ids
+        and any("开关" in get_ruleset("conan_096").skills[s].tags for s in p.skills)
+    ]
+    assert all(any(p.flags.get("on", {}).values()) for p in switches)  # 龙威, 咆哮, 戈尔贡之血
+    close = day_close_at(game=game, day=1) + dt.timedelta(minutes=1)
+    with time_machine.travel(close, tick=False):
+        game_services.transitions_run_due(now=close)
+        state = werewolf_state(game=game)
+        assert (state.day, state.phase) == (1, NIGHT)
+        assert state.sheriff is not None  # day 1's top is the 神眷者
+        assert state.flags["relic"]["holder"] is not None  # 藏匿 at night 1's open
+        assert demo.bots_act(now=close, brain=random.Random(6)) > 0
+        _bots_done(game)
+    skills = {
+        s.payload["action"]["skill"]
+        for s in Event.objects.filter(game=game, kind="engine_step", payload__op="action")
+        if s.payload["action"]["kind"] == "use_skill"
+    }
+    assert len(skills) >= 6, skills

@@ -20,6 +20,7 @@ property test); ``werewolf.demo`` asks the same bots through the services.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -156,6 +157,8 @@ class Bot:
         among = usable.get("among")  # a window's own candidates (怨恨: the voters)
         if sk.effect == "borrowed":
             return self._borrowed()
+        if sk.key in CONAN and "undead_faction" in self.rs.params:  # [096]'s own choices
+            return CONAN[sk.key](self, sk)
         option = OPTIONS[sk.effect](self, sk) if sk.effect in OPTIONS else None
         pool = [t for t in (among if among is not None else self._pool(sk)) if t in self.living]
         shunned = set(SHUNNED.get(sk.effect or sk.key, _none)(self))
@@ -344,6 +347,97 @@ PREFERRED: dict[str, Callable[[Bot], Iterable[int]]] = {
 }
 
 
+# --- [096] 名侦探柯南's choices -------------------------------------------------------------
+
+
+def _others(bot: Bot) -> list[int]:
+    return [t for t in bot.living if t != bot.pid]
+
+
+def _harm(bot: Bot, pool: Sequence[int]) -> list[int]:
+    """Known foes first, then the unknown; mates only when nobody else is left."""
+    ranked = bot._aim(pool, friendly=False)
+    return [t for t in ranked if t not in bot.mates] or ranked
+
+
+def _undead(bot: Bot) -> bool:
+    return bot.faction == bot.rs.params.get("undead_faction")
+
+
+def _wish_effect(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """许愿's chosen one: 1 (immunity tonight) most often; 2 learns the faction of one it does
+    not know yet; 3 tries to take the relic from one it does not trust (a holder the pack was
+    told of first)."""
+    effect = bot.rng.choices(["1", "2", "3"], weights=[4, 4, 2])[0]
+    if effect == "1":
+        return [], "1"
+    pool = _others(bot)
+    if effect == "2":
+        pool = [t for t in pool if t not in bot.mates and t not in bot.foes] or pool
+    told = [
+        int(fb["holder"])
+        for fb in bot.view["feedback"]
+        if fb.get("holder") is not None and int(fb["holder"]) in pool
+    ]
+    ranked = told[-1:] + [t for t in _harm(bot, pool) if t not in told[-1:]]
+    return (ranked[:1] or None), effect
+
+
+def _wish(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """许愿 (不允许放弃): another player, mates first — itself only under 契约解除, which a
+    refusal then tells (the list of those already wished is the engine's)."""
+    ranked = bot._aim(_others(bot), friendly=True)
+    if any(s["key"] == "contract_release" for s in bot.view["card"]["skills"]):
+        # 契约解除 may be in force (觉醒): itself now and then, another when it is refused
+        ranked = ([bot.pid] if bot.rng.random() < 0.3 else []) + ranked
+    return (ranked[:1] or None), None
+
+
+def _cover(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """援护: a role of the golem's own 高塔 (the others' skills then hit the golem)."""
+    mine = bot.view["card"]["role"]
+    roles = sorted(k for k, r in bot.rs.roles.items() if r.faction == bot.faction and k != mine)
+    return [], bot.rng.choice(roles or sorted(bot.rs.roles))
+
+
+def _summon(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """招魂术: one of 通灵术's list (a 生灵 there flips to the undead), foes first."""
+    listed = [int(t["id"]) for t in (bot.view.get("conan_undead") or {}).get("commune") or []]
+    pool = [t for t in listed if t != bot.pid]
+    return (_harm(bot, pool)[:1] or None), None
+
+
+def _pass_relic(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """馈赠/共鸣/灾厄: a living holder hands the relic to a mate (to be 认主'd); an undead one
+    to a foe (its curse flips a 生灵 holder)."""
+    pool = _others(bot)
+    ranked = _harm(bot, pool) if _undead(bot) else bot._aim(pool, friendly=True)
+    return (ranked[:1] or None), None
+
+
+def _heritage(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """传承: a mate becomes the 神眷者 (1.5 votes, immune to the curse)."""
+    return (bot._aim(_others(bot), friendly=True)[:1] or None), None
+
+
+def _ethereal(bot: Bot, sk: Skill) -> tuple[list[int] | None, str | None]:
+    """虚体: shown — it keeps its voice and its vote."""
+    return [], None
+
+
+CONAN: dict[str, Callable[[Bot, Skill], tuple[list[int] | None, str | None]]] = {
+    "wish": _wish,
+    "wish_effect": _wish_effect,
+    "cover": _cover,
+    "summon": _summon,
+    "gift": _pass_relic,
+    "resonance_pass": _pass_relic,
+    "calamity": _pass_relic,
+    "heritage": _heritage,
+    "ethereal": _ethereal,
+}
+
+
 # --- whole games in the engine -------------------------------------------------------------
 
 T0 = 1_700_000_000.0  # the first close of a simulated game (any fixed instant will do)
@@ -377,9 +471,29 @@ class Autoplay:
         # The engine's own tool plays a ruleset still being written too (never a site game).
         self.state, _ = new_game(ruleset, chars, random.Random(seed), unbuilt=True)
         self.capped = False
+        self.paths: Counter[str] = Counter()
 
     def run(self, fn: Callable[..., tuple[GameState, Any]], *args: Any, **kw: Any) -> None:
-        self.state, _ = fn(*args, **kw)
+        self.state, events = fn(*args, **kw)
+        self.record(events)
+
+    def record(self, events: Iterable[Any]) -> None:
+        """The rule paths a game took, from the directors' record of each step: each skill
+        submitted or switched, each flip and relic move by its cause, each window forfeited."""
+        for e in events:
+            if getattr(e.audience, "kind", None) != "directors":
+                continue
+            kind, facts = e.kind, e.payload
+            if kind in ("submitted", "toggled") and facts.get("skill"):
+                self.paths[f"skill:{facts['skill']}"] += 1
+            elif kind == "flipped":
+                self.paths[f"flip:{facts.get('why')}"] += 1
+            elif kind == "relic" and facts.get("why"):
+                self.paths[f"relic:{facts['why']}"] += 1
+            elif kind == "forfeited":
+                self.paths[f"forfeit:{facts.get('skill') or facts.get('step')}"] += 1
+            elif kind in ("relic_curses", "scales", "relic_moved"):
+                self.paths[f"{kind}:{facts.get('why')}"] += 1
 
     def _step(self, fn: Callable[..., tuple[GameState, Any]], *args: Any, **kw: Any) -> None:
         self.steps += 1
@@ -429,8 +543,12 @@ class Autoplay:
         acted = False
         for pid in sorted(self.state.players):
             for skill in pending(self.state, pid):
-                if self.state.phase != NIGHT or self.rs.skills[skill].window:
-                    continue  # the windows are played in turn (``windows``)
+                window = self.rs.skills[skill].window
+                # The windows are played in turn (``windows``), but one a night's handler opens
+                # for that night ([096]'s 许愿 effect, closed when the 招魂术 step opens).
+                night_only = window is not None and window not in self.rs.windows
+                if self.state.phase != NIGHT or (window and not night_only):
+                    continue
                 acted = self.act(pid, skill, at) or acted
         return acted
 

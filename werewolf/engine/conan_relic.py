@@ -73,6 +73,14 @@ def _tell(d: Draft, pid: int, text: str, **facts: Any) -> None:
     d.to(pid, "relic", {"text": text, **facts})
 
 
+def known(d: Draft, pid: int, held: bool, why: str) -> None:
+    """What ``pid`` was last told of its own holding (``flags["cn_relic_known"]``), for its
+    portal: only a notice the post gives (RULINGS 096-15) or its own pass sets it, so a 藏匿 or
+    馈赠 recipient's page says nothing, and a holder the relic left silently (许愿 effect 3)
+    still reads what it was last told."""
+    d.wp(pid).flags["cn_relic_known"] = {"held": held, "day": d.day, "why": why}
+
+
 def _log(d: Draft, step: str, text: str, **facts: Any) -> None:
     """A line of the trace (at night) and of the directors' log (any time)."""
     d.note(step, text, **facts)
@@ -94,6 +102,7 @@ def move(d: Draft, to: int, why: str, *, notice: str | None = None) -> None:
     _log(d, "亡灵圣物", f"亡灵圣物{src}转移给{d.name(to)}（{why}）。", holder=to, why=why)
     if notice is not None:
         _tell(d, to, notice, why=why)
+        known(d, to, True, why)
     if old is not None and "omniscience" in d.p(old).skills:
         d.note("全知", "圣物从灯神转移至其他角色：立即执行一次诅咒和认主判定。")
         curse(d, "全知")
@@ -163,6 +172,7 @@ def bond_check(d: Draft) -> None:
     _set(d, owned=[*r.get("owned", []), holder], **({"bonded": holder} if wins else {}))
     _log(d, "认主", f"亡灵圣物认{d.name(holder)}为主。", target=holder, wins=wins)
     _tell(d, holder, f"你以生灵身份持有亡灵圣物连续度过了{need}个完整的夜晚，亡灵圣物认你为主。")
+    known(d, holder, True, "认主")
     if wins:
         victory.check(d)
 
@@ -196,7 +206,10 @@ def _pass(d: Draft, w: dict[str, Any], target: int) -> None:
     if skill == "heritage":
         _anoint(d, target, "heritage")
         return
+    old = relic_holder(d)
     move(d, target, WHY[skill])
+    if old is not None and old != target:
+        known(d, old, False, WHY[skill])
     if skill == "resonance_pass":
         curse(d, "共鸣转移的圣物立即执行一次诅咒")
 
@@ -288,6 +301,7 @@ def _seven_wheels(d: Draft) -> None:
             continue
         if holder == p.id:
             _tell(d, p.id, "【七轮感应法】亡灵圣物的持有者就是你自己。", way=None)
+            known(d, p.id, True, "七轮感应法")
             continue
         i, j, n = circle.index(p.id), circle.index(holder), len(circle)
         way = "正向" if (j - i) % n <= (i - j) % n else "逆向"
@@ -359,6 +373,7 @@ def _resonance_passes(d: Draft) -> None:
         if taken != "resonance" or relic_holder(d) != t or _pending(d, t, ("resonance_pass",)):
             continue
         _tell(d, t, "【共鸣】你免疫了此次伤害，必须将亡灵圣物转交给一名其他角色。")
+        known(d, t, True, "共鸣")
         _ask(d, t, "resonance_pass", night=True)
 
 
@@ -370,6 +385,7 @@ def _calamity(d: Draft) -> None:
     living = _names(d, _living_ids(d))
     text = f"【灾厄】你持有亡灵圣物。存活角色：{living}。你可以将亡灵圣物转交给任意一名角色。"
     _tell(d, holder, text)
+    known(d, holder, True, "灾厄")
     open_window(d, holder, "calamity", night=True)
     d.note("灾厄", f"{d.name(holder)}得知存活角色名单，可以转交亡灵圣物。", target=holder)
 
@@ -427,6 +443,7 @@ def _day_open(d: Draft) -> None:
     if relics and relic(d).get("told") != holder:
         _set(d, told=holder)
         _tell(d, holder, f"你持有亡灵圣物，<圣物>技能【{'】【'.join(relics)}】生效。")
+        known(d, holder, True, "圣物")
 
 
 @register_hook("cn_relic_out")
@@ -452,6 +469,7 @@ def _out(d: Draft, pid: int, cause: str, night: bool) -> None:
                 text = f"【戈尔贡之血】你的投票对象{voted}被投票出局，其持有的亡灵圣物转移给你。"
                 move(d, q.id, "戈尔贡之血", notice=text)
                 return
+    known(d, pid, True, "馈赠")
     _ask(d, pid, "gift", night=night)
 
 
@@ -516,7 +534,26 @@ def _tied(d: Draft, leaders: list[int]) -> bool:
 
 @register_hook("cn_relic_view")
 def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
-    """The 神眷者 is public; who holds the relic is never shown (RULINGS 096-15)."""
+    """The 神眷者 is public; who holds the relic is never shown (RULINGS 096-15), but the
+    player's own holding as far as it was told (``known``)."""
     chosen = d.sheriff
     view["chosen"] = None if chosen is None else {"id": chosen, "name": d.name(chosen)}
+    mine = p.flags.get("cn_relic_known") or {}
+    # The player's own holding as it was last told (never the curse count: the post tells no
+    # one the count after 光明之魂/灵能, RULINGS 096-15/16).
+    view["conan_relic"] = (
+        {"held": True, "day": mine["day"], "why": mine["why"]} if mine.get("held") else None
+    )
+    # A pass drawn from the seed at a day's open when not chosen: its deadline in words.
+    draws = {
+        str(w["skill"]): int(w["draw"])
+        for w in d.windows
+        if w["actor"] == p.id and w.get("draw") is not None
+    }
+    view["usable"] = [
+        {**u, "closes": "day_open", "draw_day": draws[u["skill"]]}
+        if u["skill"] in draws and "closes" not in u
+        else u
+        for u in view["usable"]
+    ]
     return view

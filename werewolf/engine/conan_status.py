@@ -556,8 +556,17 @@ def _tie_break(d: Draft, leaders: list[int]) -> int | None:
 
 @register_hook("cn_status_view")
 def _view(d: Draft, p: Player, view: dict[str, Any]) -> dict[str, Any]:
-    """The player's own statuses (束缚 and 变羊 are told to no one else)."""
-    held = {k: d.rs.status_names.get(k, k) for k in p.statuses if holds(p, k, d.day)}
+    """The player's own statuses as it was told them (束缚 and 变羊 are told to no one else):
+    束缚 at once (it binds the night's later submissions); 变羊 and 石化 taken tonight only from
+    the day's open, when the 变羊 is told and the 石化 announced — until then the view keeps
+    what held before the night (a pick may still change)."""
+    rec = (d.night.get("cn_status") or {}) if d.phase != DAY else {}
+    before = (rec.get("before") or {}).get(str(p.id), {})
+    held: dict[str, str] = {}
+    for k in p.statuses:
+        last = before.get(k, p.statuses[k]) if k != "bound" and k in before else p.statuses[k]
+        if last is not None and last >= d.day:
+            held[k] = d.rs.status_names.get(k, k)
     view["conan_status"] = {"statuses": held}
     return view
 

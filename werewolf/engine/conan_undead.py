@@ -37,6 +37,7 @@ from .conan import (
     register_on_flip,
     relic_holder,
 )
+from .conan_relic import known
 from .draft import Draft, open_draft
 from .errors import InvalidTarget, SkillUsedUp, WindowClosed
 from .hooks import register_hook
@@ -302,6 +303,7 @@ def _wish_effect(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill)
         d.note("许愿", f"{p.name}以许愿效果3从{name}处获得亡灵圣物。")
         d.directors("relic_moved", {"from": target, "to": p.id, "why": "许愿"})
         _tell(d, p.id, "wish", f"【许愿】：你从{name}处获得了亡灵圣物。", target=target)
+        known(d, p.id, True, sk.name)
     else:
         _tell(d, p.id, "wish", f"【许愿】：{name}没有持有亡灵圣物。", target=target)
 

@@ -56,6 +56,7 @@ class Figures:
     days: list[int] = field(default_factory=list)
     capped: int = 0
     nights_ms: list[float] = field(default_factory=list)
+    paths: Counter[str] = field(default_factory=Counter)  # rule path → times taken
 
     def share(self, faction: str) -> float:
         return self.wins[faction] / self.games if self.games else 0.0
@@ -79,6 +80,7 @@ def simulate(
             figures.wins[state.winner or ""] += 1
         figures.days.append(state.day)
         figures.nights_ms.extend(play.nights_ms)
+        figures.paths.update(play.paths)
     return figures
 
 
@@ -101,7 +103,27 @@ def report(f: Figures) -> list[str]:
         f"  engine time per night ({len(f.nights_ms)} nights): p50 {p50:.2f} ms, "
         f"p99 {p99:.2f} ms (target ≤ {TARGET_MS:.0f} ms)"
     )
+    lines.append(f"  rule paths taken: {len(f.paths)}")
+    for kind in ("flip", "relic", "forfeit", "relic_curses", "scales"):
+        taken = sorted((k, n) for k, n in f.paths.items() if k.startswith(kind + ":"))
+        if taken:
+            words = ", ".join(f"{k.split(':', 1)[1]} {n}" for k, n in taken)
+            lines.append(f"    {kind}: {words}")
+    never = untaken(f)
+    lines.append(f"  skills never used: {', '.join(never) if never else 'none'}")
     return lines
+
+
+def untaken(f: Figures) -> list[str]:
+    """The ruleset's skills a player submits (a night step's, a window's, by day, a switch)
+    that no simulated game used."""
+    rs = get_ruleset(f.ruleset)
+    found = []
+    for key, sk in rs.skills.items():
+        submitted = sk.step is not None or sk.window is not None or sk.by_day
+        if (submitted or "开关" in sk.tags) and not f.paths[f"skill:{key}"]:
+            found.append(f"{sk.name}({key})")
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -126,7 +126,9 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
     for w in state.windows:
         if w["actor"] == pid:
             entry = _usable(rs.skills[w["skill"]], w["until"])
-            if rs.windows[w["skill"]].until_night:
+            # A window a handler opens by itself (096's 许愿 effect) has no ``windows`` entry.
+            spec = rs.windows.get(w["skill"])
+            if spec is not None and spec.until_night:
                 entry["closes"] = "night_open"
             if "voters" in w:  # 怨恨 names one of the voters: the forum's ballots, public
                 entry["among"] = list(w["voters"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from werewolf.engine.ruleset import get_ruleset
-from werewolf.engine.simulate import main, report, simulate
+from werewolf.engine.simulate import main, report, simulate, untaken
 
 
 @pytest.mark.parametrize("ruleset", ["lin_feng_061", "arknights_099"])
@@ -35,3 +35,14 @@ def test_the_command_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     for figure in ("宝藏阵营", "days per game", "engine time per night"):
         assert figure in out
+
+
+def test_the_096_bots_use_every_skill_a_player_submits() -> None:
+    """[096]'s bots play every window and choice (许愿 and its effect, 援护, the relic passes,
+    腐化, 虚体, 蛇发诅咒 …): over 30 seeded games no submitted skill is left unused."""
+    figures = simulate("conan_096", 30)
+    assert figures.capped == 0
+    assert untaken(figures) == []
+    assert figures.paths["skill:wish_effect"] > 0
+    assert any(k.startswith("flip:") for k in figures.paths)
+    assert "skills never used: none" in "\n".join(report(figures))

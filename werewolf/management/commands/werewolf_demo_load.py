@@ -10,8 +10,8 @@ from werewolf import demo
 
 class Command(BaseCommand):
     help = (
-        "Load the role-game demos ([099] 明日方舟, [061] 林峰; a fresh one each time, never two) "
-        "and print their logins."
+        "Load the role-game demos ([099] 明日方舟, [061] 林峰, and [096] 名侦探柯南 under "
+        "WEREWOLF_PREVIEW_RULESETS; a fresh one each time, never two) and print their logins."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -21,10 +21,15 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, host: str, number: list[str] | None, **options: Any) -> None:
+        out = self.stdout.write
         for key in number or list(demo.DEMOS):
-            loaded = demo.demo_load(number=key)
+            try:
+                loaded = demo.demo_load(number=key)
+            except demo.DemoUnavailable as e:
+                out("")
+                out(str(e))
+                continue
             game = loaded.game
-            out = self.stdout.write
             out("")
             out(f"== {game.forum_title} 版杀 demo ==")
             out(director_line(loaded))
