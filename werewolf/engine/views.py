@@ -126,7 +126,10 @@ def player_view(state: GameState, pid: int) -> dict[str, Any]:
     for w in state.windows:
         if w["actor"] == pid:
             entry = _usable(rs.skills[w["skill"]], w["until"])
-            if rs.windows[w["skill"]].until_night:
+            # A window a handler opens with its own ``until`` (096 许愿's choice) has no
+            # entry in the ruleset's ``windows``.
+            kept = rs.windows.get(w["skill"])
+            if kept is not None and kept.until_night:
                 entry["closes"] = "night_open"
             if "voters" in w:  # 怨恨 names one of the voters: the forum's ballots, public
                 entry["among"] = list(w["voters"])
