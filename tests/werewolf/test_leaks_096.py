@@ -148,7 +148,8 @@ def _check_reader(p: Played, who: int, trace: list[str]) -> None:
         assert hps == sorted(hps), hps
         assert (hps[0], hps[-1]) == (1, 2), hps
     else:
-        assert set(hps) == ({1} if who == GOLEM else {None}), (who, hps)
+        expected: set[int | None] = {1} if who == GOLEM else {None}
+        assert set(hps) == expected, (who, hps)
     if who not in (DRYAD, GOLEM):
         for page in p.readers[who].html[:n_html]:
             _absent(_visible(page), "生命值", who)
