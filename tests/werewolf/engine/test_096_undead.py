@@ -16,6 +16,7 @@ from werewolf.engine.draft import open_draft
 from werewolf.engine.errors import InvalidTarget, SkillUsedUp
 from werewolf.engine.outcomes import eliminate
 from werewolf.engine.state import CAUSE_VOTE, GameState
+from werewolf.engine.views import player_view
 
 from .support import MIN, rng
 from .support_061 import submit as act
@@ -213,6 +214,19 @@ def test_wish_is_once_per_character_and_not_on_the_genie_unless_awakened() -> No
     state, _ = night_open(state, rng(), close_at(state))
     with pytest.raises(InvalidTarget):
         act(state, (GENIE, "wish", X), close_at(state) + MIN)
+
+
+def test_the_wished_ones_view_offers_the_choice_until_the_hour_after_the_close() -> None:
+    """许愿：令该角色从如下效果中选择一项执行 — its window (opened by the handler, not one of
+    the ruleset's ``windows``) is on the wished one's own page while it is open, not a crash."""
+    state = game()
+    at = close_at(state)
+    state, _ = night_open(state, rng(), at)
+    state, _ = act(state, (GENIE, "wish", X), at + MIN)
+    view = player_view(state, X)
+    (choice,) = [u for u in view["usable"] if u["skill"] == "wish_effect"]
+    assert choice["until"] == at + 60 * MIN
+    assert "closes" not in choice
 
 
 def test_wish_effects_two_and_three() -> None:
