@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from fractions import Fraction
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
@@ -105,15 +106,27 @@ def sentences(first: Any, second: Any) -> str:
     return _("%(first)s。%(second)s") % {"first": first, "second": second}
 
 
-def votes_text(name: Any, votes: Any) -> str:
-    """A name with its votes: ``P1 2 票`` ("P1 2 votes", "P1 1 vote")."""
+def votes_number(votes: Any) -> str:
+    """A weighted total as players write it: ``4.5``, not the stored fraction ``9/2`` (神眷者
+    1.5, 警长 1.5); anything else unchanged."""
     try:
-        n = int(votes)
-    except (TypeError, ValueError):
+        value = Fraction(str(votes))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return str(votes)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def votes_text(name: Any, votes: Any) -> str:
+    """A name with its votes: ``P1 2 票`` ("P1 2 votes", "P1 1 vote"), ``P2 4.5 票``."""
+    try:
+        n = int(Fraction(str(votes)))
+    except (TypeError, ValueError, ZeroDivisionError):
         n = 0
     return ngettext("%(name)s %(votes)s 票", "%(name)s %(votes)s 票", n) % {
         "name": name,
-        "votes": votes,
+        "votes": votes_number(votes),
     }
 
 

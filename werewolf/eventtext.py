@@ -35,6 +35,7 @@ from games.eventlog import (
     register_texts,
     short,
     text_or,
+    votes_number,
     votes_text,
 )
 from games.models import TRANSITION_LABELS
@@ -792,7 +793,9 @@ def player_line(frame: Mapping[str, Any]) -> str:
         dead = listing(p["name"] for p in payload["night_out"]) or _("无人")
         return _("第 %(day)s 天开始，昨夜出局：%(dead)s") % {"day": payload["day"], "dead": dead}
     if kind == "vote_result":
-        rows = _("，").join(f"{name} {total}" for _id, name, total in payload["totals"])
+        rows = _("，").join(
+            f"{name} {votes_number(total)}" for _id, name, total in payload["totals"]
+        )
         return _("第 %(day)s 天投票：%(rows)s") % {"day": payload["day"], "rows": rows or "—"}
     if kind == "game_over":
         roles = listing(

@@ -143,3 +143,19 @@ def test_in_english_the_log_reads_with_english_punctuation(director: Any) -> Non
     sense = next(t for t in texts if "P11, P15" in t)
     assert "[通灵]" in sense  # the ruleset's skill names stay as the rule post spells them
     assert any(re.search(r"P14 5 votes\b", t) for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"), [("9/2", "4.5"), ("5/2", "2.5"), ("3", "3"), ("10/3", "3.33")]
+)
+def test_a_weighted_total_reads_as_a_number(stored: str, shown: str) -> None:
+    """神眷者的投票计为1.5票: a total of 4.5 reads 4.5 on the portal and in the log, not the
+    stored fraction 9/2."""
+    from werewolf.eventtext import player_line
+
+    frame = {
+        "kind": "vote_result",
+        "payload": {"day": 2, "totals": [[1, "侦探1", stored]], "tie": False},
+    }
+    assert player_line(frame) == f"第 2 天投票：侦探1 {shown}"
+    assert eventlog.votes_text("侦探1", stored) == f"侦探1 {shown} 票"

@@ -144,8 +144,10 @@ class VoteClosed(WerewolfConflict):
 
 class CannotVote(WerewolfConflict):
     code = "cannot_vote"
-    message = "你今天不能投票（如白痴发动[装傻]后，或处于挂机状态）。"
-    message_en = "You cannot vote today (e.g. an idiot after feigning, or an idle player)."
+    # The rules that take a vote differ by post (099's 装傻, 096's 石化 and 挂机): the words
+    # name none of them.
+    message = "你今天不能投票（规则使你的投票无效，或你处于挂机状态）。"
+    message_en = "You cannot vote today (a rule voids your vote, or you are idle)."
 
 
 class ChangeLate(WerewolfConflict):
