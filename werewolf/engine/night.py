@@ -78,8 +78,14 @@ def night_open(
     }
     d.night = {"steps": steps, "subs": {}, "leader": None, "shots": [], "prelude": prelude}
     d.public("night_open", {"day": d.day})
+    # What the open itself settles (096's 藏匿, 诅咒 and its flip, 七轮感应法) leads the night's
+    # trace for the director.
+    d.trace = []
     for hook in hooks(d.rs, "night_open"):
         hook(d)
+    if d.trace:
+        d.set_night(open_trace=[{**line, "step": f"入夜 · {line['step']}"} for line in d.trace])
+    d.trace = None
     progress(d)
     return d.finish(), d.events
 
@@ -275,7 +281,7 @@ def night_resolve(state: GameState, rng: random.Random) -> tuple[GameState, list
     if open_steps or shots:
         raise NightNotDone(steps=open_steps, shots=shots)
     d = open_draft(state, rng)
-    d.trace = []
+    d.trace = list(state.night.get("open_trace", []))
     result = _compute(d)
     # The settlement (替死, 长生's stripping, 装傻, the win check) is traced on a scratch copy:
     # nothing of it is real until the director publishes.

@@ -193,3 +193,13 @@ def test_an_idle_player_may_be_voted_and_an_ethereal_one_still_votes() -> None:
     with pytest.raises(CannotVote):
         apply_action(state, Vote(actor=ELVES[5], target=ELVES[0]), rng(), at)  # 挂机: no vote
     assert portal_totals(state) == {ELVES[5]: 2}
+
+
+def test_the_nights_trace_begins_with_what_its_open_settled() -> None:
+    """The director's draft shows the curse at the open (（1）结算诅咒) and its flip before the
+    night's damages."""
+    state, _ = play(game(), day_picks=[(WOLVES[0], "hide", ELVES[1])])
+    trace = state.flags["history"][-1]["trace"]
+    opened = [line["text"] for line in trace if line["step"].startswith("入夜")]
+    assert any("翻转身份：精灵→腐尸" in text for text in opened), opened
+    assert trace[0]["step"].startswith("入夜")

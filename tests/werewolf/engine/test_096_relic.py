@@ -321,7 +321,8 @@ def test_resonance_holds_once_a_night() -> None:
     assert alive(state, GOLEM) == [False]
     assert holder(state) == DRAGON
     trace = state.flags["history"][-1]["trace"]
-    assert sum("【共鸣】" in line["text"] for line in trace) == 1
+    damage = [line for line in trace if line["step"].endswith("次伤害")]
+    assert sum("【共鸣】" in line["text"] for line in damage) == 1
 
 
 def test_an_unchosen_resonance_pass_is_drawn_at_the_next_days_open() -> None:
