@@ -37,7 +37,7 @@ from .conan import (
     register_on_flip,
     relic_holder,
 )
-from .conan_relic import known
+from .conan_relic import known, move
 from .draft import Draft, open_draft
 from .errors import InvalidTarget, SkillUsedUp, WindowClosed
 from .hooks import register_hook
@@ -299,7 +299,8 @@ def _wish_effect(d: Draft, p: Player, sk: Skill, w: dict[str, Any], a: UseSkill)
         _tell(d, p.id, "wish", f"【许愿】：{name}当前属于【{faction}】。", target=target)
         return
     if relic_holder(d) == target:
-        d.set_flag("relic", {**(d.flags.get("relic") or {}), "holder": p.id})
+        # The relic's own move: 认主's count restarts, and from the 灯神 (全知) it curses.
+        move(d, p.id, "许愿")
         d.note("许愿", f"{p.name}以许愿效果3从{name}处获得亡灵圣物。")
         d.directors("relic_moved", {"from": target, "to": p.id, "why": "许愿"})
         _tell(d, p.id, "wish", f"【许愿】：你从{name}处获得了亡灵圣物。", target=target)

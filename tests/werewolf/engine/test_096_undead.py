@@ -407,3 +407,16 @@ def test_every_event_a_player_sees_has_a_sentence() -> None:
     assert [e.kind for e in seen if player_text_missing("werewolf", e.kind, e.payload)] == []
     # flips are never announced (RULINGS 096-16)
     assert [e for e in seen if e.audience.kind == "public" and e.kind == "flipped"] == []
+
+
+def test_wish_effect_three_from_the_genie_is_a_relic_move_with_its_curse() -> None:
+    """许愿 effect 3 naming the 灯神 who holds the relic: 当圣物从灯神转移至其他角色时，立即执行一次
+    诅咒和认主判定 (全知) — the new holder, a 精灵, is cursed at once and flips; 认主's count of
+    full nights starts again."""
+    relic = {"holder": GENIE, "curses": 3, "nights": 1, "bonded": None, "tracked": [], "owned": []}
+    state = edit(game(), lambda d: d.set_flag("relic", relic))
+    choices = [(X, "wish_effect", (GENIE,), "3")]
+    after, _ = night(state, [(GENIE, "wish", X)], choices=choices)
+    assert after.flags["relic"]["holder"] == X
+    assert after.players[X].role == "corpse"  # the curse of 全知's move
+    assert after.flags["relic"]["curses"] == 2
