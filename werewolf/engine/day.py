@@ -57,7 +57,14 @@ def vote_modifiers(state: GameState, day: int) -> VoteModifiers:
         if any(t.on == "tie" for s in role.skills for t in d.rs.skills[s].triggers)
     }
     holders |= {d.rs.roles[p.role].name: p.id for p in d.living() if triggers_of(d, p.id, "tie")}
-    mods = VoteModifiers(weights=weights, void_voters=feigned, immune=feigned, role_holders=holders)
+    still = frozenset(p.id for p in d.players.values() if not p.alive and keeps_vote(p))
+    mods = VoteModifiers(
+        weights=weights,
+        void_voters=feigned,
+        immune=feigned,
+        still_voting=still,
+        role_holders=holders,
+    )
     for hook in hooks(d.rs, "vote_modifiers"):
         mods = hook(d, mods)
     return mods

@@ -193,6 +193,10 @@ def test_an_idle_player_may_be_voted_and_an_ethereal_one_still_votes() -> None:
     with pytest.raises(CannotVote):
         apply_action(state, Vote(actor=ELVES[5], target=ELVES[0]), rng(), at)  # 挂机: no vote
     assert portal_totals(state) == {ELVES[5]: 2}
+    # The forum's vote thread counts the same ballot (VoteModifiers.still_voting).
+    from werewolf.engine import vote_modifiers
+
+    assert vote_modifiers(state, state.day).still_voting == {ELVES[6]}
 
 
 def test_the_nights_trace_begins_with_what_its_open_settled() -> None:
