@@ -413,7 +413,14 @@ def test_wish_effect_three_from_the_genie_is_a_relic_move_with_its_curse() -> No
     """许愿 effect 3 naming the 灯神 who holds the relic: 当圣物从灯神转移至其他角色时，立即执行一次
     诅咒和认主判定 (全知) — the new holder, a 精灵, is cursed at once and flips; 认主's count of
     full nights starts again."""
-    relic = {"holder": GENIE, "curses": 3, "nights": 1, "bonded": None, "tracked": [], "owned": []}
+    relic: dict[str, Any] = {
+        "holder": GENIE,
+        "curses": 3,
+        "nights": 1,
+        "bonded": None,
+        "tracked": [],
+        "owned": [],
+    }
     state = edit(game(), lambda d: d.set_flag("relic", relic))
     choices = [(X, "wish_effect", (GENIE,), "3")]
     after, _ = night(state, [(GENIE, "wish", X)], choices=choices)
