@@ -178,6 +178,11 @@ def _available(d: Draft, p: Player, skill: str) -> bool:
     return not sk.by_day or d.phase == DAY
 
 
+@register_hook("cn_refuse")
+def _refuse(d: Draft, p: Player, sk: Skill) -> None:
+    _check_use(d, p, sk)
+
+
 def _check_use(d: Draft, p: Player, sk: Skill) -> None:
     if cooldown(p, sk.key) > 0:
         raise SkillCooling(skill=sk.key)

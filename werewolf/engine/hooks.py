@@ -15,6 +15,8 @@ A ruleset's ``hooks`` maps a point of the flow to handler names, run in the data
 - ``tie_break`` (d, leaders) → pid or None: who of the tied leaders is the top (096: the first
   to reach the top total); None leaves the tie to the ``tie`` triggers;
 - ``available`` (d, player, skill) → bool: False when the ruleset forbids the skill now;
+- ``refuse`` (d, player, skill): raises the ruleset's own refusal of a use before the step's
+  (096: a cooling or locked skill says so, not "the step is closed");
 - ``spare`` (d, pid, cause, night) → bool: True when ``pid`` does not go out (061's 守护);
 - ``window_closed`` (d, window, used): a day window forgone or expired (``used`` False);
 - ``view`` (d, player, view) → view: what a player's own view adds (061's roster, 狼群, marks);
@@ -46,6 +48,7 @@ POINTS = frozenset(
         "tied",
         "tie_break",
         "available",
+        "refuse",
         "spare",
         "window_closed",
         "view",

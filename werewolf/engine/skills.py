@@ -198,6 +198,8 @@ def use_skill(d: Draft, a: UseSkill, now: float) -> None:
     target = None if wide is not None else target_of(d, p, sk, a.targets)
     if sk.limited and p.used.get(sk.key, 0) >= 1:
         raise SkillUsedUp(skill=sk.key)
+    for refuse in hooks(d.rs, "refuse"):  # the ruleset's own reason first (096: 冷却中)
+        refuse(d, p, sk)
     if sk.step is not None:
         _step_open(d, sk, now)
     if wide is not None:

@@ -207,3 +207,13 @@ def test_the_nights_trace_begins_with_what_its_open_settled() -> None:
     opened = [line["text"] for line in trace if line["step"].startswith("入夜")]
     assert any("翻转身份：精灵→腐尸" in text for text in opened), opened
     assert trace[0]["step"].startswith("入夜")
+
+
+def test_a_cooling_skill_says_so() -> None:
+    """处于冷却的技能无法发动: refused as cooling (skill_cooling), not as a closed step."""
+    from werewolf.engine.errors import StepClosed
+
+    state, _ = play(game(relic=False), [(EXORCIST, "nine_stars", ELVES[0])])
+    with pytest.raises(StepClosed) as refused:
+        play(state, [(EXORCIST, "nine_stars", ELVES[1])])
+    assert refused.value.code == "skill_cooling"
