@@ -12,7 +12,7 @@ The page is the directors' view (every role shown); every write goes through
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -587,11 +587,19 @@ def _step_state(st: Mapping[str, Any] | None) -> str:
     return str(STEP_STATES.get(st["state"], st["state"]))
 
 
-def _winner_name(rs: Ruleset, winner: str | None) -> str:
-    """The winning faction's name; "" is the end where every faction lost (无人胜利)."""
+def _winner_name(rs: Ruleset, winner: str | None, co: Sequence[str] = ()) -> str:
+    """The winning faction's name (and 096's 中立 winning beside it); "" is the end where
+    every faction lost (无人胜利)."""
     if winner is None:
         return ""
-    return rs.factions[winner].name if winner else str(_("无人胜利"))
+    if not winner:
+        return str(_("无人胜利"))
+    name = rs.factions[winner].name
+    if co:
+        name += str(_("（%(factions)s共同胜利）") % {
+            "factions": listing(rs.factions[f].name for f in co)
+        })  # fmt: skip
+    return name
 
 
 def _titled(op: str, form: _StateForm) -> tuple[str, str, _StateForm]:
@@ -667,7 +675,7 @@ def night_context(game: Game, state: GameState | None) -> dict[str, Any]:
         "game": game,
         "state": state,
         "auction": rs.has_auction,
-        "winner_name": _winner_name(rs, state.winner),
+        "winner_name": _winner_name(rs, state.winner, state.flags.get("co_winners", ())),
         "draft_winner_name": _winner_name(rs, draft.get("winner")) if draft else "",
         "phase_name": PHASE_NAMES.get(state.phase, state.phase),
         "players": players,

@@ -39,8 +39,11 @@ def werewolf_archive(game: Game) -> ArchiveFacts:
     def place(p: Player) -> tuple[bool, int, int]:
         # the winners first, then faction by faction in the ruleset's order
         rank = order.index(p.faction) if p.faction in order else len(order)
-        return (p.faction != state.winner, rank, p.id)
+        return (p.faction not in winners, rank, p.id)
 
+    # 096's 中立 wins beside the winner (共同胜利): both are winners in the roster.
+    co = [str(f) for f in state.flags.get("co_winners", [])]
+    winners = {state.winner, *co} if state.winner else set()
     players = sorted(state.players.values(), key=place)
     rows = []
     for p in players:
@@ -49,7 +52,7 @@ def werewolf_archive(game: Game) -> ArchiveFacts:
         faction = faction_name(p.faction)
         if dealt != p.faction:
             faction = _("%(first)s → %(last)s") % {"first": faction_name(dealt), "last": faction}
-        won = state.winner is not None and p.faction == state.winner
+        won = p.faction in winners
         result = "—" if state.winner is None else _("胜") if won else _("负")
         cells = (
             p.name,
@@ -68,6 +71,10 @@ def werewolf_archive(game: Game) -> ArchiveFacts:
         )
     if state.winner is not None:
         outcome = _("%(faction)s胜利") % {"faction": faction_name(state.winner)}
+        if co:
+            outcome += _("（%(factions)s共同胜利）") % {
+                "factions": listing(faction_name(f) for f in co)
+            }
     elif state.phase == OVER:
         outcome = _("游戏结束，没有胜者")
     else:

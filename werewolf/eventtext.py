@@ -517,6 +517,12 @@ def _surrender_refused(p: Payload, ctx: LogContext) -> str:
     return _("%(by)s 拒绝投降，投降取消") % {"by": who(p.get("by"), ctx)}
 
 
+def _co_winners(p: Payload) -> str:
+    """096's 中立 winning beside the winner (共同胜利), as an aside; "" when none."""
+    names = [str(n) for n in p.get("co_winner_names") or []]
+    return _("（%(factions)s共同胜利）") % {"factions": listing(names)} if names else ""
+
+
 def _game_over(p: Payload, ctx: LogContext) -> str:
     roles = [
         f"{r.get('name') or ctx.name(r.get('id'))} {r.get('role', '')}"
@@ -524,6 +530,7 @@ def _game_over(p: Payload, ctx: LogContext) -> str:
     ]
     winner = p.get("winner_name") or (_look(ctx).faction(p["winner"]) if p.get("winner") else "")
     head = _("游戏结束：%(winner)s获胜") % {"winner": winner} if winner else _("游戏结束：无人获胜")
+    head += _co_winners(p)
     return head + _("；身份揭晓：%(roles)s") % {"roles": listing(roles) or _("无")}
 
 
@@ -802,8 +809,9 @@ def player_line(frame: Mapping[str, Any]) -> str:
             _("%(name)s（%(role)s）") % {"name": r["name"], "role": r["role"]}
             for r in payload.get("roles") or []
         )
-        return _("游戏结束：%(winner)s获胜。身份揭晓：%(roles)s") % {
+        return _("游戏结束：%(winner)s获胜%(co)s。身份揭晓：%(roles)s") % {
             "winner": payload.get("winner_name") or _("无人"),
+            "co": _co_winners(payload),
             "roles": roles or _("无"),
         }
     if kind == "night_open":
