@@ -624,6 +624,7 @@ TEXTS: dict[str, EventText] = {
     "cooldown": EventText(gettext_noop("技能"), _cooldown),
     "flipped": EventText(gettext_noop("翻转身份"), _flipped, characters=keys("id")),
     "idle": EventText(gettext_noop("判罚"), _idle, characters=keys("id")),
+    "awakened": EventText(gettext_noop("觉醒"), text_or(gettext_noop("高塔阵营最后一人觉醒"))),
     "speech_penalty": EventText(gettext_noop("异常状态"), _speech_penalty, characters=keys("id")),
     "left_group": EventText(gettext_noop("判罚"), _left_group, characters=keys("id")),
     "relic_curses": EventText(gettext_noop("亡灵圣物"), _relic_curses),

@@ -88,13 +88,56 @@ def _deal(d: Draft) -> None:
             w.counters["hp"] = int(hp[p.role])
 
 
-@register_hook("cn_idle")
-def _idle(d: Draft, pid: int) -> None:
-    """挂机: 有群的角色从自已所在的群中立即移除 (it stays in the game and targetable)."""
+def _leave_groups(d: Draft, pid: int) -> list[str]:
     left = groups_of(d.p(pid))
     d.wp(pid).flags["groups"] = []
     for g in left:
         d.directors("left_group", {"id": pid, "group": g})
+    return left
+
+
+@register_hook("cn_idle")
+def _idle(d: Draft, pid: int) -> None:
+    """挂机: 有群的角色从自已所在的群中立即移除 (it stays in the game and targetable)."""
+    _leave_groups(d, pid)
+    awaken(d)
+
+
+@register_hook("cn_out")
+def _out(d: Draft, pid: int, cause: str, night: bool) -> None:
+    """出局: 已经出局的有群的角色从自已所在的群中立即移除; a group skill that frees itself when
+    one of its members goes out does (撕咬：每当狼人群内有角色出局时，该技能解除冷却); 觉醒."""
+    for g in _leave_groups(d, pid):
+        for s in d.rs.groups[g].get("skills", []):
+            if not d.rs.skills[s].params.get("free_on_member_out"):
+                continue
+            for m in members(d, g):
+                if cooldown(d.p(m), s) > 0:
+                    cooldown_clear(d, m, s, "狼人群内有角色出局")
+    awaken(d)
+
+
+def awaken(d: Draft) -> None:
+    """<觉醒>技能在成为高塔阵营最后一人时解锁 (RULINGS 096-4: the only one still in 高塔 and not
+    out, 挂机 counting; notified once; it stays unlocked), and 暴走 raises the 魔像's HP to 3."""
+    faction = _params(d).get("awaken_faction")
+    if faction is None:
+        return
+    left = [p for p in d.players.values() if p.alive and p.faction == faction]
+    if len(left) != 1 or left[0].flags.get("awakened"):
+        return
+    p = d.wp(left[0].id)
+    p.flags["awakened"] = True
+    names = [d.rs.skills[s].name for s in p.skills if "觉醒" in d.rs.skills[s].tags]
+    text = f"你成为{d.rs.factions[faction].name}最后一人，<觉醒>技能解锁：" + "、".join(
+        f"【{n}】" for n in names
+    ) + "。" if names else f"你成为{d.rs.factions[faction].name}最后一人。"  # fmt: skip
+    d.to(p.id, "awakened", {"text": text, "skills": names})
+    d.note("觉醒", f"{p.name}成为{d.rs.factions[faction].name}最后一人，觉醒。", target=p.id)
+    for s in p.skills:
+        hp = d.rs.skills[s].params.get("hp")
+        if "觉醒" in d.rs.skills[s].tags and hp is not None:
+            p.counters["hp"] = max(int(hp), p.counters.get("hp", 0))
 
 
 # --- cooldowns (<冷却：X>) ------------------------------------------------------------------------
@@ -122,6 +165,18 @@ def cooldown_add(d: Draft, pid: int, skill: str, days: int, why: str) -> None:
         text = f"【{name}】进入冷却（{before + days}天）。"
         d.to(pid, "cooldown", {"skill": skill, "days": before + days, "on": True, "text": text})
     d.note("冷却", f"{d.name(pid)}的【{name}】冷却+{days}（{why}）。", target=pid, skill=skill)
+
+
+def cooldown_clear(d: Draft, pid: int, skill: str, why: str) -> None:
+    """The skill leaves cooldown at once (解除冷却), notified."""
+    if cooldown(d.p(pid), skill) <= 0:
+        return
+    w = d.wp(pid)
+    del w.counters[CD + skill]
+    name = d.rs.skills[skill].name
+    text = f"【{name}】解除冷却。"
+    d.to(pid, "cooldown", {"skill": skill, "days": 0, "on": False, "text": text})
+    d.note("冷却", f"{d.name(pid)}的【{name}】解除冷却（{why}）。", target=pid, skill=skill)
 
 
 def _cooldown_set(d: Draft, pid: int, skill: str, days: int, why: str) -> None:
@@ -417,6 +472,7 @@ def flip(d: Draft, pid: int, why: str, *, to: str | None = None) -> bool:
     for name in _params(d).get("on_flip", []):
         if name not in BEFORE_FLIP:
             ON_FLIP[name](d, pid, old.key, why)
+    awaken(d)  # a 高塔 member flipped away may leave one last
     victory.check(d)
     return True
 

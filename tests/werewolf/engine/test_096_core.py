@@ -217,3 +217,33 @@ def test_a_cooling_skill_says_so() -> None:
     with pytest.raises(StepClosed) as refused:
         play(state, [(EXORCIST, "nine_stars", ELVES[1])])
     assert refused.value.code == "skill_cooling"
+
+
+def test_the_last_of_the_tower_awakens_and_the_golems_hp_rises_to_3() -> None:
+    """<觉醒>技能在成为高塔阵营最后一人时解锁…会收到通知; 暴走：<觉醒> 魔像的生命值提高至3."""
+    from werewolf.engine.outcomes import eliminate
+
+    from .support_096 import GENIE, WIZARD
+
+    d = open_draft(game(relic=False), rng())
+    eliminate(d, WIZARD, "投票", night=False)
+    assert not d.p(GOLEM).flags.get("awakened")  # the 灯神 is still in 高塔
+    eliminate(d, GENIE, "投票", night=False)
+    golem = d.p(GOLEM)
+    assert golem.flags["awakened"] is True
+    assert golem.counters["hp"] == 3
+    told = [e.payload["text"] for e in d.events if e.kind == "awakened"]
+    assert told == ["你成为高塔阵营最后一人，<觉醒>技能解锁：【暴走】。"]
+
+
+def test_a_wolf_out_frees_the_bite_and_leaves_the_pack() -> None:
+    """撕咬：每当狼人群内有角色出局时，该技能解除冷却; 已经出局的有群的角色从自已所在的群中立即移除."""
+    from werewolf.engine.outcomes import eliminate
+
+    state, _ = play(game(relic=False), [(WOLVES[0], "bite", ELVES[0])])
+    assert cooldown(state, WOLVES[1], "bite") == 1
+    d = open_draft(state, rng())
+    eliminate(d, WOLVES[2], "投票", night=False)
+    assert [cooldown(d.finish(), w, "bite") for w in (WOLVES[0], WOLVES[1])] == [0, 0]
+    assert d.p(WOLVES[2]).flags["groups"] == []
+    assert WOLVES[2] not in {m for m in d.players if "pack" in d.p(m).flags.get("groups", [])}
