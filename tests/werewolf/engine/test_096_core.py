@@ -237,7 +237,8 @@ def test_the_last_of_the_tower_awakens_and_the_golems_hp_rises_to_3() -> None:
 
 
 def test_a_wolf_out_frees_the_bite_and_leaves_the_pack() -> None:
-    """撕咬：每当狼人群内有角色出局时，该技能解除冷却; 已经出局的有群的角色从自已所在的群中立即移除."""
+    """撕咬：每当狼人群内有角色出局时，该技能解除冷却; 已经出局的有群的角色从自已所在的群中
+    立即移除."""
     from werewolf.engine.outcomes import eliminate
 
     state, _ = play(game(relic=False), [(WOLVES[0], "bite", ELVES[0])])
