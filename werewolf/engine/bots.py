@@ -184,7 +184,9 @@ class Bot:
         """How many to name, or None when the pool cannot give them."""
         if spec == "third":
             return min(len(self.living) // 3, len(pool))
-        want = {"0": 0, "0-1": 1, "1": 1, "1-2": 2, "2": 2, "3": 3}.get(spec)
+        want = {"0": 0, "0-1": 1, "1": 1, "2": 2, "3": 3}.get(spec)
+        if spec == "1-2":  # 龙息 one twice or two once; 啃咬's second only under 集群 (retried)
+            want = self.rng.randint(1, 2)
         if want is None:  # "any": a short list
             want = self.rng.randint(1, 3)
         want = min(want, len(pool)) if spec in ("any", "1-2", "2", "3") else want

@@ -324,6 +324,40 @@ def _day_pick_open(d: Draft, p: Player, sk: Skill) -> bool:
     return before is None or d.day < int(before) + 1
 
 
+def _team_wide(d: Draft, p: Player, sk: Skill, a: UseSkill, now: float) -> None:
+    """A <团队> pick that may name one more target while a group's rule holds (啃咬 with
+    集群：当场上存活的活尸人数≥3时，啃咬可额外选择一名角色); the latest pick stands, as for
+    ``cn_team``."""
+    if a.option is not None:
+        raise InvalidInput(
+            "这个技能没有可选项。", message_en="This skill takes no option.", reason="no option"
+        )
+    extra = _extra_targets(d, p)
+    targets = _targets(d, p, sk, a, 1, 1 + extra)
+    if len(set(targets)) != len(targets):
+        raise InvalidTarget(
+            "不能重复选择同一名角色。", message_en="Name each player once.", reason="twice"
+        )
+    if d.phase != NIGHT or sk.step is None:
+        raise StepNotOpen(step=sk.step)
+    _team(d, p, sk, targets[0], now)
+    d.set_night(cn_extra={**d.night.get("cn_extra", {}), sk.key: [p.id, *targets[1:]]})
+
+
+def _extra_targets(d: Draft, p: Player) -> int:
+    """How many more targets the player's passives allow tonight (集群's one)."""
+    extra = 0
+    for s in p.skills:
+        need = d.rs.skills[s].params.get("ghouls")
+        role = d.rs.skills[s].params.get("role", "ghoul")
+        if need is not None and sum(1 for q in d.living() if q.role == role) >= int(need):
+            extra += 1
+    return extra
+
+
+WIDE["cn_team_wide"] = _team_wide
+
+
 def _targets(d: Draft, p: Player, sk: Skill, a: UseSkill, low: int, high: int) -> list[int]:
     if not low <= len(a.targets) <= high:
         raise InvalidInput(reason=f"{low}-{high} targets")
@@ -547,6 +581,10 @@ def damages(d: Draft) -> list[dict[str, Any]]:
                         continue
                     seen.add(int(target))
                 found += _damages_of(d, sk, a, int(target))
+            by, *more = d.night.get("cn_extra", {}).get(s, [None])
+            if by is not None and d.p(int(by)).alive:
+                for t in more:
+                    found += _damages_of(d, sk, int(by), aimed(d, s, int(by), int(t)))
     for expand in DAMAGE_EXPANDERS:
         found = expand(d, found)
     return found

@@ -248,3 +248,22 @@ def test_a_wolf_out_frees_the_bite_and_leaves_the_pack() -> None:
     assert [cooldown(d.finish(), w, "bite") for w in (WOLVES[0], WOLVES[1])] == [0, 0]
     assert d.p(WOLVES[2]).flags["groups"] == []
     assert WOLVES[2] not in {m for m in d.players if "pack" in d.p(m).flags.get("groups", [])}
+
+
+@pytest.mark.parametrize(("ghouls", "ok"), [(3, True), (2, False)])
+def test_swarm_lets_the_gnaw_name_one_more(ghouls: int, ok: bool) -> None:
+    """集群：当场上存活的活尸人数≥3时，啃咬可额外选择一名角色 (啃咬：选择对一名角色造成一次伤害)."""
+    from games.engine.errors import InvalidInput
+
+    state = game(relic=False)
+    d = open_draft(state, rng())
+    for w in WOLVES[:ghouls]:
+        flip(d, w, "测试")  # 狼人[活尸], 伪装 keeps the pack's skills
+    state = d.finish()
+    picks = [(WOLVES[0], "gnaw", (ELVES[0], ELVES[1]))]
+    if not ok:
+        with pytest.raises(InvalidInput):
+            play(state, picks)
+        return
+    state, _ = play(state, picks)
+    assert alive(state, ELVES[0], ELVES[1]) == [False, False]

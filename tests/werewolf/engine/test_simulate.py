@@ -39,8 +39,8 @@ def test_the_command_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_the_096_bots_use_every_skill_a_player_submits() -> None:
     """[096]'s bots play every window and choice (许愿 and its effect, 援护, the relic passes,
-    腐化, 虚体, 蛇发诅咒 …): over 40 seeded games no submitted skill is left unused."""
-    figures = simulate("conan_096", 40)
+    腐化, 虚体, 蛇发诅咒 …): over 80 seeded games no submitted skill is left unused."""
+    figures = simulate("conan_096", 80)
     assert figures.capped == 0
     assert untaken(figures) == []
     assert figures.paths["skill:wish_effect"] > 0
