@@ -91,7 +91,8 @@ def test_the_ghost_dragons_majesty_is_three_votes() -> None:
     ],
 )
 def test_nether_breath_hurts_only_players_of_different_factions(targets: tuple[int, ...]) -> None:
-    """冥炎吐息：<限定> 选择任意名角色，若这些角色各自属于不同阵营，则鬼龙对这些角色各造成一次伤害."""
+    """冥炎吐息：<限定> 选择任意名角色，若这些角色各自属于不同阵营，则鬼龙对这些角色各造成
+    一次伤害."""
     from werewolf.engine.conan import flip
 
     d = open_draft(quiet(), rng())
@@ -117,7 +118,8 @@ def test_bond_gives_no_immunity_to_the_curse() -> None:
      ("summon", 75)],
 )  # fmt: skip
 def test_the_night_stages_close_at_the_posts_hours(step: str, minutes: int) -> None:
-    """行动时限 (关门 21:00): 21:10 援护/缠绕, 21:20 咒术/变羊术/森林先知, 21:30 许愿/祝福/魔眼/净化洗礼,
+    """行动时限 (关门 21:00): 21:10 援护/缠绕, 21:20 咒术/变羊术/森林先知,
+    21:30 许愿/祝福/魔眼/净化洗礼,
     22:00 穿心箭/撕咬/龙息/啃咬/冥炎吐息/九星金光咒, 22:15 招魂术."""
     state, _ = night_open(quiet(), rng(), close_at(quiet()))
     deadline = state.night["steps"][step]["deadline"]
