@@ -372,10 +372,10 @@ def test_the_start_says_what_is_missing_then_goes_live(director_client: Client) 
 
 
 def test_dealing_061_and_096_with_too_few_or_unbuilt_says_why_not(director_client: Client) -> None:
-    # [061] is built and needs its 19 characters; [096] is prepared but not built yet.
+    # [061] needs its 19 characters, [096] its 22.
     for ruleset, number, why in (
         ("lin_feng_061", "061", "需要 19 名角色，本局有 3 名。"),
-        ("conan_096", "096", "尚未在本站实现"),
+        ("conan_096", "096", "需要 22 名角色，本局有 3 名。"),
     ):
         director_client.post(ADD, create_form(kind="werewolf", ruleset=ruleset, number=number))
         game = Game.objects.get(number=number)

@@ -143,3 +143,15 @@ def dicts(data: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(data, list):
         for value in data:
             yield from dicts(value)
+
+
+def mark_unbuilt(monkeypatch: Any, key: str) -> None:
+    """The ruleset ``key`` as one still being written (``"built": false``): the way a new post's
+    rules sit in the registry until they are all in."""
+    import dataclasses
+
+    from werewolf.engine import get_ruleset
+    from werewolf.engine import ruleset as registry
+
+    unbuilt = dataclasses.replace(get_ruleset(key), built=False)
+    monkeypatch.setitem(registry._REGISTRY, key, unbuilt)  # noqa: SLF001  (the registry itself)

@@ -1,7 +1,7 @@
-"""The role-game demos: [099] (18 characters), [061] (19) and, under
-``WEREWOLF_PREVIEW_RULESETS`` only, [096] (22), dealt from the seed, the first night (096: day
-1) open now, bots acting through the real service with the engine's bots' choices, three
-players of each open to log in."""
+"""The role-game demos: [099] (18 characters), [061] (19) and [096] (22), dealt from the seed,
+the first night (096: day 1) open now, bots acting through the real service with the engine's
+bots' choices, three players of each open to log in. A demo of a ruleset still being written
+loads only under ``WEREWOLF_PREVIEW_RULESETS``."""
 
 from __future__ import annotations
 
@@ -34,12 +34,9 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
     out = io.StringIO()
     call_command("werewolf_demo_load", stdout=out)
     built = [spec for spec in demo.DEMOS.values() if demo.available(spec)]
-    assert Game.objects.filter(kind="werewolf").count() == len(built) == 2
+    assert Game.objects.filter(kind="werewolf").count() == len(built) == 3
     printed = out.getvalue()
-    # [096] is still being written: without the preview it is skipped, with a clear message
-    assert "[096] 名侦探柯南：" not in printed
-    assert "WEREWOLF_PREVIEW_RULESETS=1" in printed
-    assert not Game.objects.filter(number="096").exists()
+    assert "WEREWOLF_PREVIEW_RULESETS=1" not in printed  # every ruleset is built
     for spec in built:
         game = Game.objects.get(number=spec.number)
         assert game.ruleset == spec.ruleset
@@ -47,8 +44,9 @@ def test_loading_twice_keeps_one_demo_with_night_one_open_and_prints_the_logins(
         assert Character.objects.filter(game=game).count() == players
         assert Character.objects.filter(game=game, bot=True).count() == players - 3
         state = werewolf_state(game=game)
-        # [099] starts with night 1; [061] with its prelude (附身, 遇难, the first 票台)
-        assert (state.day, state.phase) in ((1, NIGHT), (0, NIGHT))
+        # [099] starts with night 1; [061] with its prelude (附身, 遇难, the first 票台); [096]
+        # with day 1 (its empty 开局夜 published at load)
+        assert (state.day, state.phase) in ((1, NIGHT), (0, NIGHT), (1, DAY))
         for name in spec.humans:
             assert name in printed
         assert f"/admin/werewolf/werewolfgame/{game.pk}/night/" in printed
@@ -141,7 +139,12 @@ def test_the_061_bots_play_the_prelude_the_day_and_night_one() -> None:
     assert len(skills) >= 5  # night 1's: 独尊, 狡黠, 明察, 吹笛, 统领, 审判, 杀人 … (bots' roles)
 
 
-def test_the_096_demo_is_refused_without_the_preview() -> None:
+def test_a_demo_of_a_ruleset_being_written_is_refused_without_the_preview(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.werewolf.players import mark_unbuilt
+
+    mark_unbuilt(monkeypatch, "conan_096")
     with pytest.raises(demo.DemoUnavailable, match="WEREWOLF_PREVIEW_RULESETS"):
         demo.demo_load(number="096")
     assert not Game.objects.filter(number="096").exists()

@@ -18,7 +18,6 @@ from games.models import Character
 from tests.conftest import START, api_login, bj
 from tests.werewolf.engine.support_096 import SEATS
 from werewolf import services, store
-from werewolf.engine.errors import RulesetNotBuilt
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +32,11 @@ def _game(director: Any) -> tuple[Any, dict[str, str]]:
     return game, {i.character.name: i.secret for i in issued}
 
 
-def test_without_the_preview_a_096_game_is_not_dealt(director: Any) -> None:
+def test_a_096_game_deals_on_any_site(director: Any) -> None:
+    """[096] is built: no preview setting is needed to deal it."""
     game, _ = _game(director)
-    with pytest.raises(RulesetNotBuilt):
-        services.werewolf_setup(game=game)
+    services.werewolf_setup(game=game)
+    assert store.state_load(game).phase == "setup"
 
 
 def test_a_prepared_096_game_has_every_page(

@@ -19,7 +19,7 @@ from games.engine.errors import InvalidInput
 from games.models import Card, Character, CharacterStatus, ForumPost, ForumThread
 from games.services import events_append, game_lock
 from tests.conftest import bj
-from tests.werewolf.players import players, werewolf_game
+from tests.werewolf.players import mark_unbuilt, players, werewolf_game
 from werewolf import services, store
 from werewolf.engine import tally
 from werewolf.engine.errors import RulesetNotBuilt
@@ -32,9 +32,13 @@ pytestmark = pytest.mark.django_db
 NIGHT_1 = bj(1, 0) - dt.timedelta(hours=2)
 
 
-def test_a_game_of_a_post_whose_ruleset_is_not_written_yet_cannot_be_dealt() -> None:
-    """[096] is registered for the forum's cards and ballots, not yet for the engine: the deal
-    is refused with its code, never a crash, and nothing is stored."""
+def test_a_game_of_a_post_whose_ruleset_is_not_written_yet_cannot_be_dealt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A post registered for the forum's cards and ballots whose rules are still being written
+    (``"built": false``, as [096] was): the deal is refused with its code, never a crash, and
+    nothing is stored."""
+    mark_unbuilt(monkeypatch, "conan_096")
     game = game_services.game_create(
         kind="werewolf", ruleset="conan_096", number="096", title="名侦探柯南", status="running"
     )

@@ -59,10 +59,18 @@ def test_every_skill_text_is_the_posts_own() -> None:
     assert missing == []
 
 
-def test_a_site_game_cannot_deal_it_until_it_is_built() -> None:
+def test_it_deals_now_that_it_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[096] is built: a site game deals it; while a ruleset is being written, only the
+    engine's own tests may (``unbuilt``)."""
+    from tests.werewolf.players import mark_unbuilt
+
     chars = [(i, f"P{i}", None) for i in SEATS]
+    state, _ = new_game(C96, chars, rng(), roles=SEATS)
+    assert len(state.players) == 22
+    mark_unbuilt(monkeypatch, C96)
     with pytest.raises(RulesetNotBuilt):
         new_game(C96, chars, rng(), roles=SEATS)
+    new_game(C96, chars, rng(), roles=SEATS, unbuilt=True)
 
 
 def test_groups_from_the_deal_and_hp() -> None:
