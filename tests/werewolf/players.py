@@ -154,4 +154,4 @@ def mark_unbuilt(monkeypatch: Any, key: str) -> None:
     from werewolf.engine import ruleset as registry
 
     unbuilt = dataclasses.replace(get_ruleset(key), built=False)
-    monkeypatch.setitem(registry._REGISTRY, key, unbuilt)  # noqa: SLF001  (the registry itself)
+    monkeypatch.setitem(registry._REGISTRY, key, unbuilt)
