@@ -268,7 +268,7 @@ def _conan(page: dict[str, Any], rs: Any) -> dict[str, Any] | None:
     if extra is None:
         return None
     on = extra.get("on", {})
-    return {
+    facts = {
         "hp": extra.get("hp"),
         "cooldowns": [
             {"name": rs.skills[k].name, "days": v} for k, v in extra.get("cooldowns", {}).items()
@@ -290,6 +290,9 @@ def _conan(page: dict[str, Any], rs: Any) -> dict[str, Any] | None:
         "ethereal": bool((page.get("conan_undead") or {}).get("ethereal")),
         "commune": (page.get("conan_undead") or {}).get("commune"),
     }
+    # A 精灵 with no HP, cooldown, switch, group, relic or status has no card of its own state.
+    shown = ("cooldowns", "toggles", "groups", "relic", "statuses", "ethereal", "commune")
+    return facts if facts["hp"] is not None or any(facts[k] for k in shown) else None
 
 
 # What each [096] status asks of its holder, from the post: a 变羊 must say 咩 in every post,

@@ -127,6 +127,7 @@ def test_day_1_portal_hide_by_day_a_switch_and_the_hp(director: Any, settings: A
         assert "侦探16为狼群提交【藏匿】：侦探1。" in king
         elf = _text(_client(game, passwords, ELVES[1]), game)
         assert "藏匿" not in elf
+        assert "我的状态" not in elf  # nothing of its own to show: no empty card
         dragon = _client(game, passwords, DRAGON)
         page = _text(dragon, game)
         assert re.search(r"龙威\s+已关闭", page)
