@@ -63,6 +63,22 @@ from tests.bench.support import (  # noqa: E402
     verdict,
     where,
 )
+from tests.werewolf.engine.support_096 import (  # noqa: E402  (the engine tests' seats)
+    DRAGON,
+    DRUID,
+    DRYAD,
+    ELVES,
+    EXORCIST,
+    GENIE,
+    GOLEM,
+    MEDUSA,
+    RANGER_A,
+    RANGER_B,
+    WIZARD,
+    WOLF_KING,
+    WOLVES,
+)
+from tests.werewolf.engine.support_096 import SEATS as SEATS_096  # noqa: E402
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -127,44 +143,21 @@ SUBMISSIONS_061 = len(NIGHT_061) + 1  # and the 票台
 
 RULESET_096 = "conan_096"
 START_096 = dt.date(2026, 11, 1)  # the [096] tests' start: 关门 21:00, the night's steps to 22:15
-# The engine tests' seats (``tests/werewolf/engine/support_096.py``), copied so that the bench
-# does not import the test tree's engine helpers.
-ELVES_096 = (1, 2, 3, 4, 5, 6, 7)
-DRYAD, UNICORN, DRUID, RANGER_A, RANGER_B = 8, 9, 10, 11, 12
-GOLEM, WIZARD, GENIE = 13, 14, 15
-WOLVES_096 = (16, 17, 18)
-WOLF_KING, MEDUSA, DRAGON, EXORCIST = 19, 20, 21, 22
-SEATS_096 = {
-    **dict.fromkeys(ELVES_096, "elf"),
-    DRYAD: "dryad",
-    UNICORN: "unicorn",
-    DRUID: "druid",
-    RANGER_A: "ranger",
-    RANGER_B: "ranger",
-    GOLEM: "golem",
-    WIZARD: "wizard",
-    GENIE: "genie",
-    **dict.fromkeys(WOLVES_096, "wolf"),
-    WOLF_KING: "wolf_king",
-    MEDUSA: "medusa",
-    DRAGON: "black_dragon",
-    EXORCIST: "exorcist",
-}
 HIDDEN = GOLEM  # 藏匿's pick by day: 共鸣 keeps the night's open curse off him
-BLESSED = ELVES_096[3]  # six 祝福 on him, one from him: the bite on him is voided
+BLESSED = ELVES[3]  # six 祝福 on him, one from him: the bite on him is voided
 # (seat, skill, target seats, option) in submission order, a minute after the close.
 NIGHT_096: list[tuple[int, str, tuple[int, ...], str | None]] = [
     (GOLEM, "cover", (), "unicorn"),  # 援护 (限定): what aims at the 独角兽 tonight hits him
     (DRYAD, "entangle", (RANGER_B,), None),  # 束缚: the second 游侠 sits the night out
-    (WIZARD, "hex", (ELVES_096[4], ELVES_096[5]), None),  # 咒术: 侦探5 and 侦探6 chained
+    (WIZARD, "hex", (ELVES[4], ELVES[5]), None),  # 咒术: 侦探5 and 侦探6 chained
     (DRUID, "forest_seer", (HIDDEN,), None),
-    (GENIE, "wish", (ELVES_096[6],), None),
-    (ELVES_096[6], "wish_effect", (), "1"),  # the wished one: immune to one damage
-    *((e, "bless", (BLESSED,), None) for e in ELVES_096 if e != BLESSED),
-    (BLESSED, "bless", (ELVES_096[4],), None),
-    (MEDUSA, "evil_eye", (ELVES_096[5],), None),  # 石化, passed on to 侦探5 by the 咒术
+    (GENIE, "wish", (ELVES[6],), None),
+    (ELVES[6], "wish_effect", (), "1"),  # the wished one: immune to one damage
+    *((e, "bless", (BLESSED,), None) for e in ELVES if e != BLESSED),
+    (BLESSED, "bless", (ELVES[4],), None),
+    (MEDUSA, "evil_eye", (ELVES[5],), None),  # 石化, passed on to 侦探5 by the 咒术
     (RANGER_A, "heart_arrow", (WOLF_KING,), None),
-    (WOLVES_096[0], "bite", (BLESSED,), None),
+    (WOLVES[0], "bite", (BLESSED,), None),
     (DRAGON, "breath", (DRUID, WIZARD), None),  # one damage each
     (EXORCIST, "nine_stars", (HIDDEN,), None),  # the relic's holder: a second damage
 ]
@@ -375,7 +368,7 @@ def _night_096(number: str) -> Rows:
         by_day = day_1 + dt.timedelta(hours=10)
         clock.move_to(by_day)
         hide = {"kind": "use_skill", "skill": "hide", "targets": [ids[HIDDEN]]}
-        submit(game, ids[WOLVES_096[0]], hide, by_day)
+        submit(game, ids[WOLVES[0]], hide, by_day)
         # 关门 (21:00): the scheduler's tick settles the day and opens night 1 (藏匿, the curse).
         close = timetable.due_at(1, "day_close")
         clock.move_to(close)
