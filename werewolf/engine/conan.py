@@ -114,6 +114,8 @@ def _out(d: Draft, pid: int, cause: str, night: bool) -> None:
             for m in members(d, g):
                 if cooldown(d.p(m), s) > 0:
                     cooldown_clear(d, m, s, "狼人群内有角色出局")
+            if d.night:  # settled at the night's end, after tonight's use: free it after that
+                d.set_night(cn_freed=[*d.night.get("cn_freed", []), s])
     awaken(d)
 
 
@@ -716,6 +718,11 @@ def _night_end(d: Draft) -> None:
             cooldown_add(d, a, s, sk.cooldown + extra, "发动")
     used |= {(int(a), str(s)) for a, s in d.night.get("cn_triggered", [])}
     _cooldowns_recover(d, used)
+    # 撕咬 used tonight, and a pack member out tonight: the out came after the use.
+    for s in d.night.get("cn_freed", []):
+        for p in list(d.players.values()):
+            if cooldown(p, s) > 0:
+                cooldown_clear(d, p.id, s, "狼人群内有角色出局")
 
 
 def _spent(d: Draft, actor: int, sk: Skill, target: int) -> None:

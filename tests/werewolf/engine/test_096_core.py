@@ -275,3 +275,14 @@ def test_swarm_lets_the_gnaw_name_one_more(ghouls: int, ok: bool) -> None:
         return
     state, _ = play(state, picks)
     assert alive(state, ELVES[0], ELVES[1]) == [False, False]
+
+
+def test_a_wolf_out_the_night_of_a_bite_frees_it_for_the_next_night() -> None:
+    """撕咬：每当狼人群内有角色出局时，该技能解除冷却 — the 游侠's 穿心箭 puts a wolf out the night
+    the pack bites: the out comes after the use, so night 2 may bite again."""
+    state, _ = play(game(relic=False), [(WOLVES[0], "bite", ELVES[0]),
+                                        (RANGER_A, "heart_arrow", WOLVES[2])])  # fmt: skip
+    assert alive(state, ELVES[0], WOLVES[2]) == [False, False]
+    assert cooldown(state, WOLVES[0], "bite") == 0
+    state, _ = play(state, [(WOLVES[0], "bite", ELVES[1])])
+    assert alive(state, ELVES[1]) == [False]
