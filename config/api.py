@@ -8,6 +8,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from games.api import router as games_router
+from games.api_rooms import router as rooms_router
 from games.engine.errors import CsrfFailed, InvalidInput, NotAuthenticated, NotFound, RuleError
 from royale.api import router as royale_router
 from werewolf.api import router as werewolf_router
@@ -68,5 +69,6 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 
 api.add_router("/", games_router)
+api.add_router("/", rooms_router)
 api.add_router("/royale/", royale_router)
 api.add_router("/werewolf/", werewolf_router)

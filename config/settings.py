@@ -299,6 +299,11 @@ LOGIN_LIMIT_PER_ADDRESS = int(os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "10"))
 LOGIN_LIMIT_PER_GAME = int(os.environ.get("LOGIN_LIMIT_PER_GAME", "100"))
 LOGIN_LIMIT_WINDOW = int(os.environ.get("LOGIN_LIMIT_WINDOW", "600"))
 
+# Rooms (games/room_services.py): a message's length, and each member's pace (django-ratelimit's
+# rate syntax, per member and game, shared by every daphne through the cache).
+ROOM_MESSAGE_MAX = int(os.environ.get("ROOM_MESSAGE_MAX", "500"))
+ROOM_MESSAGE_RATE = os.environ.get("ROOM_MESSAGE_RATE", "20/m")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

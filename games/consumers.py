@@ -7,7 +7,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import live, selectors
+from games import live, room_selectors, selectors
 from games.models import Game
 
 REFUSED = 4403
@@ -16,14 +16,20 @@ REFUSED = 4403
 REVOKED = 4401
 
 
-def _groups_for(game_id: int, session: Any, user: Any) -> tuple[list[str], dict[str, int]]:
+def _groups_for(
+    game_id: int, session: Any, user: Any
+) -> tuple[list[str], dict[str, int], dict[str, int]]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return [], {}
+        return [], {}, {}
     viewer = selectors.viewer_get(game=game, session=session, user=user)
     if viewer is None:
-        return [], {}
-    return selectors.live_groups(viewer=viewer), selectors.stream_heads(viewer=viewer)
+        return [], {}, {}
+    return (
+        selectors.live_groups(viewer=viewer),
+        selectors.stream_heads(viewer=viewer),
+        room_selectors.room_heads(viewer=viewer),
+    )
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -39,7 +45,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             # Joined before the session is read, so a sign-out in between reaches it too.
             self.joined = [live.group_session(game_id, session_key)]
             await self.channel_layer.group_add(self.joined[0], self.channel_name)
-        groups, heads = await database_sync_to_async(_groups_for)(
+        groups, heads, rooms = await database_sync_to_async(_groups_for)(
             game_id, session, self.scope.get("user")
         )
         if not groups:
@@ -51,7 +57,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.joined += groups
         await self.accept()
         # The heads let a client that just connected notice what it must fetch over HTTP.
-        await self.send_json({"type": "hello", "heads": heads})
+        # ``rooms``: each of the viewer's rooms and its last number (a room's frames come
+        # through the character's own group; see games.room_services).
+        await self.send_json({"type": "hello", "heads": heads, "rooms": rooms})
 
     async def disconnect(self, code: int) -> None:
         for group in self.joined:

@@ -358,6 +358,8 @@ def _audience_label(event: Event, ctx: LogContext) -> str:
         return _("公开")
     if event.audience == Audience.DIRECTORS:
         return _("导演")
+    if event.audience == Audience.ROOM:
+        return _("群聊：%(room)s") % {"room": _room_label(event.payload, ctx)}
     return _("仅 %(name)s") % {"name": ctx.name(event.audience_character_id)}
 
 
@@ -982,6 +984,113 @@ def _announcement_for_player(p: Payload, private: bool) -> str:
     }
 
 
+# --- rooms (games/room_services.py) -------------------------------------------------------------
+
+# 私聊导演's topics by key (the service's TOPICS, translated here).
+_TOPICS = {
+    "rule": gettext_noop("规则提问"),
+    "complaint": gettext_noop("投诉"),
+    "item": gettext_noop("使用道具"),
+    "proxy_vote": gettext_noop("代投"),
+    "other": gettext_noop("其他"),
+}
+
+
+def room_topic(key: Any) -> str:
+    return _(_TOPICS[key]) if key in _TOPICS else ""
+
+
+def _room_body(p: Payload) -> str:
+    topic = room_topic(p.get("topic"))
+    body = str(p.get("body", ""))
+    return _("【%(topic)s】%(body)s") % {"topic": topic, "body": body} if topic else body
+
+
+def _room_names(p: Payload) -> str:
+    return listing(p.get("names") or [])
+
+
+def _room_joined(p: Payload) -> str:
+    return _("%(names)s 加入了%(room)s") % {"names": _room_names(p), "room": p.get("room_name", "")}
+
+
+def _room_left(p: Payload) -> str:
+    return _("%(names)s 已被移出%(room)s") % {
+        "names": _room_names(p),
+        "room": p.get("room_name", ""),
+    }
+
+
+def _room_closed(p: Payload) -> str:
+    if p.get("room_kind") == "phone":
+        return _("通话结束（当日投票已结束）")
+    return _("%(room)s已解散") % {"room": p.get("room_name", "")}
+
+
+def _room_substitute(p: Payload) -> str:
+    return _("替补玩家已接替 %(names)s，此后由替补在群内发言") % {"names": _room_names(p)}
+
+
+def _room_announced(p: Payload) -> str:
+    return _("导演已将这条回答在场上公示：%(title)s") % {"title": p.get("title", "")}
+
+
+_ROOM_TEXTS: dict[str, Callable[[Payload], str]] = {
+    "room_message": lambda p: (
+        _("%(author)s：%(body)s") % {"author": p.get("author_name", ""), "body": _room_body(p)}
+    ),
+    "room_joined": _room_joined,
+    "room_left": _room_left,
+    "room_closed": _room_closed,
+    "room_substitute": _room_substitute,
+    "room_announced": _room_announced,
+}
+
+
+def room_text(kind: str, p: Payload) -> str:
+    """The sentence a room's member reads for one of the room's events."""
+    fn = _ROOM_TEXTS.get(kind)
+    return fn(p) if fn is not None else ""
+
+
+def _in_room(fn: Callable[[Payload], str]) -> TextFn:
+    def render(p: Payload, ctx: LogContext) -> str:
+        return _("【%(room)s】%(text)s") % {"room": _room_label(p, ctx), "text": fn(p)}
+
+    return render
+
+
+def _room_label(p: Payload, ctx: LogContext) -> str:
+    name = str(p.get("room_name", ""))
+    if p.get("room_kind") == "inbox":
+        # every inbox is called 私聊导演: the directors read whose it is
+        return _("%(room)s · %(name)s") % {"room": _(name), "name": p.get("owner_name", "")}
+    return name
+
+
+_CORE.update(
+    {
+        "room_message": EventText(gettext_noop("群聊"), _in_room(_ROOM_TEXTS["room_message"])),
+        "room_joined": EventText(gettext_noop("群聊"), _in_room(_room_joined)),
+        "room_left": EventText(gettext_noop("群聊"), _in_room(_room_left)),
+        "room_closed": EventText(gettext_noop("群聊"), _in_room(_room_closed)),
+        "room_substitute": EventText(gettext_noop("群聊"), _in_room(_room_substitute)),
+        "room_announced": EventText(gettext_noop("群聊"), _in_room(_room_announced)),
+        "room_removed": EventText(
+            gettext_noop("群聊"),
+            lambda p, ctx: (
+                _("通知 %(name)s：已不在%(room)s中")
+                % {"name": ctx.name(p.get("character")), "room": p.get("name", "")}
+            ),
+        ),
+    }
+)
+
+
+def _room_removed_for_player(p: Payload, private: bool) -> str:
+    return _("你已不在%(room)s中，此后不会再收到其中的消息") % {"room": p.get("name", "")}
+
+
 _PLAYER_CORE: dict[str, PlayerTextFn] = {
     "phase_changed": _as_player(phase_changed),
     "announcement": _announcement_for_player,
@@ -997,6 +1106,7 @@ _PLAYER_CORE: dict[str, PlayerTextFn] = {
     "pace": _pace_for_player,
     "pace_requested": _pace_requested_for_player,
     "window_extended": _as_player(_window_extended),
+    "room_removed": _room_removed_for_player,
 }
 
 
@@ -1010,6 +1120,7 @@ def player_text_missing(game_kind: str, event_kind: str, payload: Payload) -> bo
     """Whether a player reached by this event would find no sentence for it."""
     return not (
         event_kind in _PLAYER_CORE
+        or event_kind in _ROOM_TEXTS
         or event_kind in portal_kinds(game_kind)
         or payload.get("text")  # the post-style line the engine wrote (shown as it is)
     )

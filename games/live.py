@@ -66,6 +66,46 @@ def frame_for_player(event: Event) -> dict[str, Any]:
     return frame
 
 
+def frame_for_member(event: Event, since: int) -> dict[str, Any]:
+    """A room's event as one of its members receives it. Numbered from the member's joining
+    (its first readable message is 1): the room's own numbers would tell a newcomer how much
+    was said before it came. Only the fields a member may read: never the log's ids."""
+    p = event.payload
+    frame: dict[str, Any] = {
+        "type": "room",
+        "room": p.get("room"),
+        "seq": event.stream_seq - since,
+        "kind": event.kind,
+        "at": event.created_at.isoformat(),
+        "text": eventlog.room_text(event.kind, p),
+    }
+    if event.kind == "room_message":
+        frame |= {
+            "author": p.get("author"),
+            "author_name": p.get("author_name", ""),
+            "by_director": bool(p.get("by_director")),
+            "body": p.get("body", ""),
+        }
+        if p.get("topic"):
+            frame["topic"] = eventlog.room_topic(p["topic"])
+    return frame
+
+
+def room_messages_for(events: Iterable[Event], stays: dict[int, dict[int, int]]) -> Messages:
+    """Each room event to each of its room's members now (``stays``: room id -> {character id:
+    the room number it joined at}), through the member's own group: a member that left is in
+    no list, whatever socket groups it is still in."""
+    by_group: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        if event.room_id is None:
+            continue
+        for character_id, since in stays.get(event.room_id, {}).items():
+            if event.stream_seq > since:
+                group = group_character(event.game_id, character_id)
+                by_group.setdefault(group, []).append(frame_for_member(event, since))
+    return list(by_group.items())
+
+
 def frame_for_director(event: Event, ctx: eventlog.LogContext | None = None) -> dict[str, Any]:
     """Every fact of the event, and the sentence the control room shows for it (rendered for
     the directors alone: a player's frame never carries a sentence)."""
@@ -87,6 +127,7 @@ def _director_facts(event: Event) -> dict[str, Any]:
         "kind": event.kind,
         "audience": event.audience,
         "audience_character": event.audience_character_id,
+        "room": event.payload.get("room") if event.room_id is not None else None,
         "actor": event.actor_id,
         "payload": event.payload,
         "director": event.director_id,

@@ -269,6 +269,7 @@ class Audience(models.TextChoices):
     PUBLIC = "public", _("公开")
     DIRECTORS = "directors", _("导演")
     CHARACTER = "character", _("角色")
+    ROOM = "room", _("群聊")
 
 
 class Event(models.Model):
@@ -298,6 +299,14 @@ class Event(models.Model):
         related_name="+",
         verbose_name=_("行动者"),
     )
+    room = models.ForeignKey(
+        "Room",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("群聊"),
+    )
     payload = models.JSONField(_("内容"), default=dict)
     director = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -323,6 +332,72 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
+
+
+class RoomKind(models.TextChoices):
+    LOBBY = "lobby", _("联谊群")
+    INBOX = "inbox", _("私聊导演")
+    TEAM = "team", _("共群")
+    PHONE = "phone", _("通话")
+
+
+class Room(models.Model):
+    """A game's private talk on the site: the lobby, a player's inbox with the directors, a
+    faction's or a <团队> group's 共群, a phone call. Who is in it is the rules' (the kind's
+    engine, ``games.room_services.rooms_sync``), never typed by hand; its messages are events
+    of the game's log in the room's stream."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rooms")
+    # The kind's stable key ("team:wolves", "phone:3", "inbox:12"); players never see it.
+    key = models.CharField(_("键"), max_length=64)
+    # What a player's page and frames name the room by: random, so it tells nothing.
+    token = models.CharField(_("标识"), max_length=16, unique=True)
+    kind = models.CharField(_("类型"), max_length=16, choices=RoomKind.choices)
+    name = models.CharField(_("名称"), max_length=120)
+    # The inbox's player (the room's one member besides the directors).
+    owner = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(_("创建时间"))
+    # The rules no longer hold it (a call after the vote, a group with nobody left).
+    closed_at = models.DateTimeField(_("关闭时间"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("群聊")
+        verbose_name_plural = _("群聊")
+        ordering = ["game", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="uniq_room_key")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RoomMember(models.Model):
+    """One stay of a character in a room: from its joining (it reads the messages numbered
+    after ``since``) until it left. A character that comes back starts a new stay."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="stays")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    since = models.PositiveBigIntegerField(_("加入时的频道序号"))
+    joined_at = models.DateTimeField(_("加入时间"))
+    left_at = models.DateTimeField(_("离开时间"), null=True, blank=True)
+    # The room's last message number it could read.
+    until = models.PositiveBigIntegerField(_("离开时的频道序号"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("群成员")
+        verbose_name_plural = _("群成员")
+        ordering = ["room", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "character"],
+                condition=models.Q(left_at__isnull=True),
+                name="uniq_room_member_current",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}:{self.character_id}"
 
 
 class ActionAnswer(models.Model):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest, HttpResponse
 
 from games.engine.events import GameEvent
+from games.engine.rooms import RoomSpec
 
 if TYPE_CHECKING:
     from games.archive_selectors import ArchiveFacts
@@ -46,6 +47,9 @@ StartHandler = Callable[["Game", datetime], Sequence[GameEvent]]
 # What the kind's dealt state still lacks before the start, as lines of the 开局 checklist
 # (a role game whose 梦中人 reads genders: "性别（凯尔希、阿米娅）").
 StartMissingReader = Callable[["Game"], Sequence[str]]
+# The rooms the kind's rules hold now, read from its state with the game row locked (``[]``
+# before the deal): a faction's 共群, a <团队> group, a phone call (``games.room_services``).
+RoomsReader = Callable[["Game"], Sequence[RoomSpec]]
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,10 @@ class GameKind:
     start_missing: StartMissingReader | None = None
     # The admin URL name (taking the game id) of the page where the director deals.
     deal_page: str | None = None
+    rooms: RoomsReader | None = None
+    # The kind's event kinds after which its rooms' members may have changed (besides the
+    # core's own: ``games.room_services.CORE_TRIGGERS``); the rooms follow within the step.
+    room_triggers: frozenset[str] = frozenset()
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -103,6 +103,7 @@ def events_append(
                 kind=event.kind,
                 audience=event.audience.kind,
                 audience_character_id=event.audience.character,
+                room_id=event.audience.room,
                 actor_id=event.actor,
                 payload=dict(event.payload),
                 director=director,
@@ -114,6 +115,10 @@ def events_append(
     # A plain UPDATE: Model.save's machinery was a measured part of a night action's time.
     Game.objects.filter(pk=game.pk).update(seq=game.seq, stream_seqs=game.stream_seqs)
     transaction.on_commit(partial(live.push, live.messages_for(rows)))
+    if not any(row.room_id is not None for row in rows):
+        from games import room_services  # rooms log through here: imported when first used
+
+        room_services.rooms_follow(game=game, rows=rows, now=now)
     return rows
 
 

@@ -9,10 +9,12 @@ from django.http import HttpRequest, HttpResponse
 
 from games.engine import timetable
 from games.engine.events import GameEvent
+from games.engine.rooms import RoomSpec
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
 from royale import eventtext  # noqa: F401  (registers the log's sentences with the kind)
 from royale.archive import royale_archive
+from royale.engine import rooms as engine_rooms
 
 
 def _handler(kind: str) -> TransitionHandler:
@@ -42,6 +44,17 @@ def _portal(request: HttpRequest, game: Game, character: Character) -> HttpRespo
     return player_page(request, game, character)
 
 
+def _rooms(game: Game) -> Sequence[RoomSpec]:
+    from royale import store
+    from royale.errors import NotSetUp
+
+    try:
+        state = store.state_load(game).state
+    except NotSetUp:
+        return []
+    return engine_rooms.rooms(state)
+
+
 ROYALE = register(
     GameKind(
         key="royale",
@@ -54,5 +67,9 @@ ROYALE = register(
         archive=royale_archive,
         dealt=_dealt,
         deal_page="admin:royale_control",
+        rooms=_rooms,
+        # What may start or end a call's room: its acceptance, a death, a red card, the day's
+        # close (the core's trigger). Not every action: the night's hot path stays as it was.
+        room_triggers=frozenset({"phone_answer", "death", "red_card", "revenant_revived"}),
     )
 )

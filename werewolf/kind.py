@@ -9,10 +9,12 @@ from django.http import HttpRequest, HttpResponse
 
 from games.engine import timetable
 from games.engine.events import GameEvent
+from games.engine.rooms import RoomSpec
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
 from werewolf import eventtext  # noqa: F401  (registers the log's sentences with the kind)
 from werewolf.archive import werewolf_archive
+from werewolf.engine import rooms as engine_rooms
 
 
 def _handler(kind: str) -> TransitionHandler:
@@ -62,6 +64,17 @@ def _start_missing(game: Game) -> Sequence[str]:
     return werewolf_start_missing(game=game)
 
 
+def _rooms(game: Game) -> Sequence[RoomSpec]:
+    from werewolf import store
+    from werewolf.errors import NotSetUp
+
+    try:
+        state = store.state_load(game)
+    except NotSetUp:
+        return []
+    return engine_rooms.rooms(state)
+
+
 def _portal(request: HttpRequest, game: Game, character: Character) -> HttpResponse:
     from werewolf.views import player_page
 
@@ -88,5 +101,9 @@ WEREWOLF = register(
         start_missing=_start_missing,
         deal_page="admin:werewolf_night",
         day_voters=_day_voters,
+        rooms=_rooms,
+        # Every step may move a member: a conversion, a flip, an out, 挂机, a red card (a few
+        # steps a night, so reading the state after each costs nothing that matters).
+        room_triggers=frozenset({"engine_step"}),
     )
 )

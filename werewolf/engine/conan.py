@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.errors import InvalidInput
+from games.engine.rooms import RoomSpec
 
 from . import victory
 from .actions import UseSkill
@@ -22,9 +23,9 @@ from .draft import Draft
 from .errors import InvalidTarget, NotYourSkill, StepClosed, StepNotOpen, WindowClosed
 from .hooks import register_hook
 from .night import APPLIERS, Hits, register_stage
-from .ruleset import CHECKS, Condition, Ruleset, RulesetError, Skill
+from .ruleset import CHECKS, Condition, Ruleset, RulesetError, Skill, get_ruleset
 from .skills import HANDLERS, WIDE, player, register_handler
-from .state import DAY, NIGHT, Player
+from .state import DAY, NIGHT, GameState, Player
 from .steps import put_sub, subs
 
 CAUSE_DAMAGE = "伤害"
@@ -70,6 +71,19 @@ def members(d: Draft, group: str, *, acting: bool = False) -> list[int]:
         for p in d.players.values()
         if group in groups_of(p) and (not acting or (p.alive and not p.idle))
     ]
+
+
+@register_hook("cn_rooms")
+def _rooms(state: GameState) -> list[RoomSpec]:
+    """Each 共群 group (游侠群, 狼群, 活尸群) as its members stand: a flip, an out or 挂机 has
+    already taken the player out of the group (``_leave_groups``), so the room follows."""
+    rs = get_ruleset(state.ruleset)
+    specs = []
+    for key, group in rs.groups.items():
+        members = frozenset(p.id for p in state.players.values() if key in groups_of(p))
+        if members:
+            specs.append(RoomSpec(f"group:{key}", "team", str(group["name"]), members))
+    return specs
 
 
 def group_of_skill(d: Draft, p: Player, skill: str) -> str | None:

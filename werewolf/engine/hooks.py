@@ -52,6 +52,7 @@ POINTS = frozenset(
         "spare",
         "window_closed",
         "view",
+        "rooms",
     }
 )
 Hook = Callable[..., Any]

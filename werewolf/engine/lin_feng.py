@@ -23,6 +23,7 @@ from typing import Any
 
 from games.engine.ballots import Adjust, Reason, VoteModifiers
 from games.engine.errors import InvalidInput
+from games.engine.rooms import RoomSpec
 
 from . import victory
 from .actions import UseSkill
@@ -33,7 +34,7 @@ from .night import APPLIERS, Hits, register_stage
 from .outcomes import Fired, open_window, out_by, register_trigger
 from .ruleset import Condition, Skill, Trigger
 from .skills import WIDE, register_handler
-from .state import CAUSE_KILL, CAUSE_RED_CARD, CAUSE_VOTE, DAY, NIGHT, Player
+from .state import CAUSE_KILL, CAUSE_RED_CARD, CAUSE_VOTE, DAY, NIGHT, GameState, Player
 from .steps import subs
 from .views import option_words, submission
 
@@ -874,6 +875,14 @@ def _announce(d: Draft, what: str, text: str) -> None:
         d.public("pipe", {"text": text})
     elif what == "verify":
         d.public("verify", {"text": text})
+
+
+@register_hook("lf_rooms")
+def _rooms(state: GameState) -> list[RoomSpec]:
+    """The 狼群 统领 builds is the [061] wolves' only 共群; like [099]'s, its out members stay
+    in it (RULINGS are silent; the post's 狼群 is one group all game)."""
+    pack = frozenset(int(q) for q in state.flags.get("lf_pack", []))
+    return [RoomSpec("team:pack", "team", "狼群", pack)] if pack else []
 
 
 def _join_pack(d: Draft, pid: int) -> None:

@@ -41,6 +41,7 @@ class Faction:
     name: str
     team: bool  # 互知共群: members see each other and act together
     roster: bool = False  # 互知不共群: members are told who the others are, without roles
+    room: str | None = None  # the name of a team faction's 共群 on the site (099: 狼群)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +241,11 @@ def _trigger(data: Mapping[str, Any], where: str) -> Trigger:
 def parse_ruleset(data: Mapping[str, Any]) -> Ruleset:
     factions = {
         k: Faction(
-            k, _need(v, "name", str, f"factions.{k}"), bool(v.get("team")), bool(v.get("roster"))
+            k,
+            _need(v, "name", str, f"factions.{k}"),
+            bool(v.get("team")),
+            bool(v.get("roster")),
+            v.get("room"),
         )
         for k, v in _need(data, "factions", dict, "").items()
     }
