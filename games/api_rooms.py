@@ -61,7 +61,7 @@ class MessageOut(Schema):
 
 
 class AnnounceIn(StrictIn):
-    message: Int
+    seq: Int  # the answer's number in the game's log (the directors' frames carry it)
     title: Word = ""
 
 
@@ -147,6 +147,6 @@ def announce(request: HttpRequest, game_id: int, body: AnnounceIn) -> AnnounceOu
     if viewer.director is None:
         raise Forbidden()
     announcement = room_services.room_answer_announce(
-        game=viewer.game, director=viewer.director, event_id=body.message, title=body.title
+        game=viewer.game, director=viewer.director, seq=body.seq, title=body.title
     )
     return AnnounceOut(announcement=announcement.pk)

@@ -46,6 +46,8 @@ CORE_TRIGGERS = frozenset(
     {
         "cast_added",
         "cast_removed",
+        "passwords_generated",
+        "links_issued",
         "game_started",
         "phase_changed",
         "substitute_recorded",
@@ -340,10 +342,12 @@ def room_message_send(
     now = timezone.now()
     with transaction.atomic():
         locked = game_lock(game)
+        if not Room.objects.filter(game=locked, token=token).exists():
+            raise RoomNotFound()  # and nothing written: a refusal changes nothing
+        # The steps that move members keep the rooms current (``rooms_follow``); this catches
+        # anything else (a cast edited outside the services) before the message goes out.
         rooms_sync(game=locked, now=now)
-        room = Room.objects.filter(game=locked, token=token).select_related("owner").first()
-        if room is None:
-            raise RoomNotFound()
+        room = Room.objects.select_related("owner").get(game=locked, token=token)
         members = _members_now(room)
         if character is not None:
             if character.pk not in members:
@@ -379,7 +383,7 @@ def _director_name(director: User | None) -> str:
 
 
 def room_answer_announce(
-    *, game: Game, director: User, event_id: int, title: str = ""
+    *, game: Game, director: User, seq: int, title: str = ""
 ) -> Announcement:
     """请导演在场上公示: a director's answer in an inbox, with the question before it, becomes a
     public announcement in one action. The asker is not named; the inbox is told."""
@@ -390,7 +394,7 @@ def room_answer_announce(
         locked = game_lock(game)
         answer = (
             Event.objects.filter(
-                game=locked, pk=event_id, kind="room_message", room__kind=RoomKind.INBOX
+                game=locked, seq=seq, kind="room_message", room__kind=RoomKind.INBOX
             )
             .select_related("room")
             .first()
@@ -398,7 +402,7 @@ def room_answer_announce(
         if answer is None or answer.room is None or not answer.payload.get("by_director"):
             raise NotAQuestion()
         if Event.objects.filter(
-            game=locked, room=answer.room, kind="room_announced", payload__answer=answer.pk
+            game=locked, room=answer.room, kind="room_announced", payload__answer=answer.seq
         ).exists():
             raise AlreadyAnnounced()
         question = (
@@ -437,7 +441,7 @@ def room_answer_announce(
         notice = GameEvent(
             "room_announced",
             to_room(room.pk),
-            {**_room_payload(room), "answer": answer.pk, "title": announcement.title},
+            {**_room_payload(room), "answer": answer.seq, "title": announcement.title},
         )
         _append(game=locked, events=[notice], now=now, director=director)
     return announcement

@@ -174,11 +174,16 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/games/" + config.game + "/");
-    socket.onopen = function () { retry = 1000; setStatus("实时连接", true); backfill(); };
+    socket.onopen = function () {
+      retry = 1000; setStatus("实时连接", true); backfill();
+      document.dispatchEvent(new CustomEvent("room-reconnect"));
+    };
     socket.onmessage = function (msg) {
       var frame = JSON.parse(msg.data);
       if (frame.type === "hello") { backfill(); return; }
       if (frame.type !== "event") return;
+      // A room's event also feeds the rooms card (control_rooms.js), which numbers by room.
+      if (frame.room) document.dispatchEvent(new CustomEvent("room-frame", { detail: frame }));
       if (accept(frame)) scheduleRefresh(); else backfill();
     };
     socket.onclose = function () {

@@ -356,6 +356,10 @@ def royale_fuzz(game: Game, cast: dict[str, Any]) -> Fuzz:
         "asks": ["1$"],
         "choices": ["1$"],
         "password": "AAAAAA-BBBBBB-CCCCCC-DDDDDD",
+        "token": "AAAAAAAAAAAA",  # a room no one is in
+        "body": "在吗？",
+        "topic": "rule",
+        "seq": 1,
     }
     return Fuzz("royale", game, cast["甲"].client, values, dict(ROYALE_ACTIONS))
 
@@ -394,6 +398,10 @@ def test_every_werewolf_operation_refuses_bad_input_and_changes_nothing(director
             "target": ids[17],
             "accept": True,
             "password": "AAAAAA-BBBBBB-CCCCCC-DDDDDD",
+            "token": "AAAAAAAAAAAA",
+            "body": "在吗？",
+            "topic": "rule",
+            "seq": 1,
         }
         fuzz = Fuzz("werewolf", game, cast[8].client, values, dict(WEREWOLF_ACTIONS))
         fuzz_all(fuzz, fuzz.player)
