@@ -1,4 +1,4 @@
-"""电话 / 血鬼术符咒: 若其同意，使用者与目标共群至投票结束 — the call's room, read from the state."""
+"""电话 / 血鬼术符咒: 若其同意，使用者与目标共群至投票结束 — the call's room, from the state."""
 
 from __future__ import annotations
 
