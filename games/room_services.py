@@ -405,14 +405,12 @@ def room_answer_announce(
             game=locked, room=answer.room, kind="room_announced", payload__answer=answer.seq
         ).exists():
             raise AlreadyAnnounced()
-        question = (
-            Event.objects.filter(
-                game=locked, room=answer.room, kind="room_message", seq__lt=answer.seq
-            )
-            .exclude(payload__by_director=True)
-            .order_by("-seq")
-            .first()
-        )
+        # The player's last message before the answer (JSON key lookups treat a missing key
+        # as NULL, so the filter is done here rather than in SQL).
+        earlier = Event.objects.filter(
+            game=locked, room=answer.room, kind="room_message", seq__lt=answer.seq
+        ).order_by("-seq")
+        question = next((e for e in earlier[:50] if not e.payload.get("by_director")), None)
         body = str(answer.payload.get("body", ""))
         if question is not None:
             body = f"问：{question.payload.get('body', '')}\n答：{body}"
