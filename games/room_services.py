@@ -382,9 +382,7 @@ def _director_name(director: User | None) -> str:
     return f"导演 {full or director.get_username()}"
 
 
-def room_answer_announce(
-    *, game: Game, director: User, seq: int, title: str = ""
-) -> Announcement:
+def room_answer_announce(*, game: Game, director: User, seq: int, title: str = "") -> Announcement:
     """请导演在场上公示: a director's answer in an inbox, with the question before it, becomes a
     public announcement in one action. The asker is not named; the inbox is told."""
     from games.services import events_append, game_lock
