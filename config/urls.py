@@ -24,6 +24,11 @@ urlpatterns = [
         name="game-archive-day",
     ),
     path(
+        "games/<str:number>/archive/room/<str:token>/",
+        views.game_archive_room,
+        name="game-archive-room",
+    ),
+    path(
         "games/<str:number>/archive/roll/<int:seq>/<int:index>/",
         views.game_archive_roll,
         name="game-archive-roll",

@@ -29,13 +29,13 @@ from django.utils.translation import gettext as _
 from games import eventlog
 from games.engine import dice
 from games.eventlog import LogLine
-from games.models import Audience, Event, Game, GameStatus
+from games.models import Audience, Event, Game, GameStatus, Room, RoomKind, RoomMember
 from games.registry import kind_get
 
 ARCHIVE_STATUSES = frozenset({GameStatus.FINISHED, GameStatus.ARCHIVED})
 # Bump when the shape of what is cached changes, or the archive's templates (their rendered
 # fragments are cached under it too).
-ARCHIVE_CACHE_VERSION = 5
+ARCHIVE_CACHE_VERSION = 6
 _CACHE_SECONDS = 30 * 24 * 3600
 
 T = TypeVar("T")
@@ -143,6 +143,41 @@ class DayEntry:
 
 
 @dataclass(frozen=True)
+class RoomStay:
+    """One stay of a member in a room, as 北京时间 ("" for one that lasted to the end)."""
+
+    name: str
+    joined: str
+    left: str
+
+
+@dataclass(frozen=True)
+class RoomEntry:
+    """A room of the game, for the archive's list: whose, who was in it and when, how much was
+    said."""
+
+    token: str
+    name: str  # an inbox is named with its player: 私聊导演 · 河城荷取
+    kind_label: str
+    messages: int
+    stays: tuple[RoomStay, ...]
+
+
+@dataclass(frozen=True)
+class RoomLine:
+    seq: int  # the room's own number
+    at_text: str
+    text: str
+    message: bool  # a message (else the room's notice: a joining, a removal, its end)
+
+
+@dataclass(frozen=True)
+class ArchiveRoom:
+    entry: RoomEntry
+    lines: tuple[RoomLine, ...]
+
+
+@dataclass(frozen=True)
 class Archive:
     seed: str
     seed_hash: str
@@ -156,6 +191,7 @@ class Archive:
     rolls: tuple[RollLine, ...]
     days: tuple[DayEntry, ...]
     events: int
+    rooms: tuple[RoomEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -229,6 +265,18 @@ def archive_day_get(*, game: Game, day: int) -> ArchiveDay | None:
     previous = days[at - 1] if at > 0 else None
     following = days[at + 1] if at + 1 < len(days) else None
     return _cached(game, f"day{day}", lambda: _day_build(game, entry, previous, following))
+
+
+def archive_room_get(*, game: Game, token: str) -> ArchiveRoom | None:
+    """One room's whole talk, as its members read it; None while the game runs or for a room
+    the archive does not list."""
+    archive = archive_get(game=game)
+    if archive is None:
+        return None
+    entry = next((r for r in archive.rooms if r.token == token), None)
+    if entry is None:
+        return None
+    return _cached(game, f"room:{token}", lambda: _room_build(game, entry))
 
 
 def roll_check(*, game: Game, seq: int, index: int) -> RollCheck | None:
@@ -449,7 +497,69 @@ def _archive_build(game: Game) -> Archive:
         rolls=tuple(_rolls(game)),
         days=tuple(days),
         events=sum(d.events for d in days),
+        rooms=tuple(_rooms(game)),
     )
+
+
+# The order of the archive's rooms: the rules' groups first, then the lobby, then the inboxes.
+_ROOM_ORDER = {RoomKind.TEAM: 0, RoomKind.PHONE: 1, RoomKind.LOBBY: 2, RoomKind.INBOX: 3}
+
+
+def _rooms(game: Game) -> list[RoomEntry]:
+    """The rooms worth reading: every group the rules made (even a silent one shows who was in
+    it), and the lobby and inboxes where something was said."""
+    rooms = list(Room.objects.filter(game=game).select_related("owner").order_by("id"))
+    said: dict[int, int] = {}
+    for room_id in Event.objects.filter(game=game, kind="room_message").values_list(
+        "room_id", flat=True
+    ):
+        said[room_id] = said.get(room_id, 0) + 1
+    stays: dict[int, list[RoomStay]] = {}
+    for stay in (
+        RoomMember.objects.filter(room__game=game).select_related("character").order_by("id")
+    ):
+        stays.setdefault(stay.room_id, []).append(
+            RoomStay(
+                stay.character.name,
+                eventlog.at_text(stay.joined_at, seconds=False),
+                eventlog.at_text(stay.left_at, seconds=False) if stay.left_at else "",
+            )
+        )
+    entries = []
+    for room in rooms:
+        kind = RoomKind(room.kind)
+        if kind in (RoomKind.LOBBY, RoomKind.INBOX) and not said.get(room.pk):
+            continue
+        name = _(room.name)
+        if kind == RoomKind.INBOX and room.owner is not None:
+            name = _("%(room)s · %(name)s") % {"room": name, "name": room.owner.name}
+        entries.append(
+            (
+                _ROOM_ORDER[kind],
+                RoomEntry(
+                    room.token,
+                    name,
+                    str(kind.label),
+                    said.get(room.pk, 0),
+                    tuple(stays.get(room.pk, ())),
+                ),
+            )
+        )
+    return [entry for _order, entry in sorted(entries, key=lambda e: e[0])]
+
+
+def _room_build(game: Game, entry: RoomEntry) -> ArchiveRoom:
+    rows = Event.objects.filter(game=game, room__token=entry.token).order_by("seq")
+    lines = tuple(
+        RoomLine(
+            e.stream_seq,
+            eventlog.at_text(e.created_at),
+            eventlog.room_text(e.kind, e.payload if isinstance(e.payload, dict) else {}),
+            e.kind == "room_message",
+        )
+        for e in rows
+    )
+    return ArchiveRoom(entry=entry, lines=tuple(line for line in lines if line.text))
 
 
 def _day_build(

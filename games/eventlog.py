@@ -1035,9 +1035,17 @@ def _room_announced(p: Payload) -> str:
     return _("导演已将这条回答在场上公示：%(title)s") % {"title": p.get("title", "")}
 
 
+def room_author(p: Payload) -> str:
+    """Who wrote a room's message: a character by name, a director as 导演 and its name."""
+    name = str(p.get("author_name", ""))
+    if not p.get("by_director"):
+        return name
+    return _("导演 %(name)s") % {"name": name} if name else _("导演")
+
+
 _ROOM_TEXTS: dict[str, Callable[[Payload], str]] = {
     "room_message": lambda p: (
-        _("%(author)s：%(body)s") % {"author": p.get("author_name", ""), "body": _room_body(p)}
+        _("%(author)s：%(body)s") % {"author": room_author(p), "body": _room_body(p)}
     ),
     "room_joined": _room_joined,
     "room_left": _room_left,

@@ -82,7 +82,7 @@ def frame_for_member(event: Event, since: int) -> dict[str, Any]:
     if event.kind == "room_message":
         frame |= {
             "author": p.get("author"),
-            "author_name": p.get("author_name", ""),
+            "author_name": eventlog.room_author(p),
             "by_director": bool(p.get("by_director")),
             "body": p.get("body", ""),
         }

@@ -376,10 +376,10 @@ def room_message_send(
 
 
 def _director_name(director: User | None) -> str:
+    # The "导演" before it is the reader's language's (games.eventlog.room_author).
     if director is None:
-        return "导演"
-    full = director.get_full_name()
-    return f"导演 {full or director.get_username()}"
+        return ""
+    return director.get_full_name() or director.get_username()
 
 
 def room_answer_announce(*, game: Game, director: User, seq: int, title: str = "") -> Announcement:

@@ -196,6 +196,16 @@ def game_archive_day(request: HttpRequest, number: str, day: int) -> HttpRespons
     return render(request, "games/archive_day.html", context)
 
 
+def game_archive_room(request: HttpRequest, number: str, token: str) -> HttpResponse:
+    game = _game_or_404(number)
+    if not archive_selectors.archive_open(game):
+        return _archive_closed(request, game)
+    room = archive_selectors.archive_room_get(game=game, token=token)
+    if room is None:
+        raise Http404
+    return render(request, "games/archive_room.html", {"game": game, "room": room})
+
+
 def game_archive_roll(request: HttpRequest, number: str, seq: int, index: int) -> HttpResponse:
     game = _game_or_404(number)
     if not archive_selectors.archive_open(game):
