@@ -17,8 +17,9 @@ post's order), so the script knows who holds what. The game:
   感知); the 狼后 forgoes her kill: a 平安夜;
 - day 2: the 狼判官 (4) is voted out: the 毒士 gets a ‹炼›, the 守宝人 a 勾魂 window, and
   picks the 游侠 (10) — it joins 宝藏阵营 at the night's open;
-- night 2: the 妖狐 uses the borrowed 查证; the 毒士 spends the ‹炼› (鸩毒 1: the count); no
-  kill: a second 平安夜;
+- night 2: the 妖狐 uses the borrowed 查证; the 毒士 spends the ‹炼› (鸩毒 1: the count); 统领
+  brings the 天使 into the 狼群, where the 狼王 spoke by day (the 天使 reads from its joining,
+  and speaks on day 3); no kill: a second 平安夜;
 - day 3: nobody votes; night 3: no kill, the third 平安夜 — 毒士阵营 wins (连续出现三个平安夜),
   before any other faction has won or all but one have lost.
 """
@@ -50,6 +51,9 @@ from werewolf.selectors import werewolf_state
 NIGHT_0 = bj(1, 0) - dt.timedelta(hours=2)
 NAMES = {n: f"林{n}" for n in SEATS}
 WHISPER = "今晚小心狼王"
+# The 狼群's talk: the 狼王's on day 2, before night 2's 统领 brings the 天使 in; the 天使's after.
+PACK_BEFORE = "明晚统领天使PACK0611"
+PACK_AFTER = "我进狼群了PACK0612"
 # 票台 by the day it holds: ⌊living/3⌋ players, never the same player two days running.
 STAGE = {
     1: (seat.PIPER, seat.SEER, seat.GHOST, seat.HOSTAGE, seat.SHADOW, seat.POISONER),
@@ -71,6 +75,31 @@ class Reader(PlayerReader):
         body: dict[str, Any] = response.json()
         self.json.append(body)
         return body
+
+    def say(self, room_name: str, body: str) -> dict[str, Any]:
+        """Post in one of its rooms (by the name its tab shows) over the rooms' API."""
+        client = self.player.client
+        listing = client.get(f"/api/games/{self.game.pk}/rooms").json()
+        self.json.append(listing)
+        (token,) = [r["room"] for r in listing["rooms"] if r["name"] == room_name]
+        response = client.post(
+            f"/api/games/{self.game.pk}/rooms/{token}/messages",
+            {"body": body},
+            content_type="application/json",
+        )
+        assert response.status_code == 200, response.content.decode()
+        answer: dict[str, Any] = response.json()
+        self.json.append(answer)
+        return answer
+
+    def room_read(self, room_name: str) -> list[dict[str, Any]]:
+        """A room's messages as the API gives them to this player after a reconnect."""
+        client = self.player.client
+        listing = client.get(f"/api/games/{self.game.pk}/rooms").json()
+        (token,) = [r["room"] for r in listing["rooms"] if r["name"] == room_name]
+        body = client.get(f"/api/games/{self.game.pk}/rooms/{token}/messages").json()
+        self.json.append(body)
+        return list(body["messages"])
 
     def use(self, skill: str, *targets: int, option: str | None = None) -> dict[str, Any]:
         fields: dict[str, Any] = {"skill": skill, "targets": list(targets)}
@@ -221,8 +250,9 @@ async def play_061(director_client: Client, *, read_pages: bool = False) -> Play
     await day_open(director, readers, 2)
     await read_all()
 
-    # Day 2: the 狼判官 is voted out (炼狱: the 毒士's ‹炼›).
+    # Day 2: the 狼判官 is voted out (炼狱: the 毒士's ‹炼›). The 狼王 talks in the 狼群.
     with time_machine.travel(bj(4, 12), tick=False):
+        await sync(readers[seat.KING].say)("狼群", PACK_BEFORE)
         await ballots(
             {seat.JUDGE: (seat.SHADOW, seat.RANGER, seat.POISONER), seat.MINE: (seat.FOX,)}
         )
@@ -234,6 +264,8 @@ async def play_061(director_client: Client, *, read_pages: bool = False) -> Play
         await use(seat.FOX, "borrowed", seat.SHADOW, option="verify")
         await use(seat.POISONER, "zhen", option="1")
         await use(seat.PILLAR, "stage", *STAGE[3])
+        # 统领 again: the 天使, a 狼人阵营 character since 公敌, joins the 狼群; the 地雷 does not.
+        await use(seat.KING, "command", seat.ANGEL, seat.MINE)
         await act(seat.QUEEN, "forgo", skill="kill")
         await read_all()
     await night_closed(game, bj(4, 21, 30))
@@ -242,6 +274,10 @@ async def play_061(director_client: Client, *, read_pages: bool = False) -> Play
 
     # Day 3: nobody votes; night 3: no kill — the third 平安夜.
     day3 = await sync(opens)(game, 3)
+    with time_machine.travel(day3 + dt.timedelta(hours=12), tick=False):
+        await sync(readers[seat.ANGEL].say)("狼群", PACK_AFTER)
+        await read_all()
+        played.notes["angel_pack"] = await sync(readers[seat.ANGEL].room_read)("狼群")
     with time_machine.travel(day3 + dt.timedelta(hours=20), tick=False):
         await sync(director.advance)("导演关门")
         await read_all()

@@ -21,7 +21,7 @@ from django.test import Client
 
 from tests.werewolf.engine import support_061 as seat
 from tests.werewolf.engine.support_061 import SEATS
-from tests.werewolf.game_061 import NAMES, WHISPER, Played, play_061
+from tests.werewolf.game_061 import NAMES, PACK_AFTER, PACK_BEFORE, WHISPER, Played, play_061
 from tests.werewolf.players import DIRECTORS_ONLY, dicts
 from werewolf.engine import get_ruleset
 from werewolf.selectors import werewolf_state
@@ -75,6 +75,9 @@ def _secrets(p: Played) -> dict[str, set[int]]:
         "场上存活：": {seat.POISONER},
         "你已转入": {seat.ANGEL},
         "公敌（转移阵营）": {p.notes["drawn"]},
+        # The 狼群's talk: before the 天使 joined, to the pack of then; after, to it too.
+        PACK_BEFORE: {seat.KING, seat.QUEEN, seat.HUNTER},
+        PACK_AFTER: {seat.KING, seat.QUEEN, seat.HUNTER, seat.ANGEL},
     }
 
 

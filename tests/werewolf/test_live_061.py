@@ -12,8 +12,9 @@ from django.test import Client
 
 from games.models import Game, GameStatus
 from tests.werewolf.engine import support_061 as seat
+from tests.werewolf.engine.support_061 import SEATS
 from tests.werewolf.game_061 import NAMES as N
-from tests.werewolf.game_061 import STAGE, WHISPER, play_061, sync
+from tests.werewolf.game_061 import PACK_AFTER, PACK_BEFORE, STAGE, WHISPER, play_061, sync
 from werewolf import store
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,9 +99,25 @@ async def test_a_061_game_from_the_admin_to_the_poisoners_three_peaceful_nights(
     assert told(seat.PSYCHIC, "perceive") == [f"{N[seat.TREASURE]}的身份为宝藏，属于宝藏阵营。"]
     assert told(seat.GHOST, "prophecy") == [f"{N[seat.PILLAR]}属于毒士阵营。"]
     assert told(seat.KEEPER, "whisper") == [f"宝藏传音：{WHISPER}"]
-    # 统领: the two named wolves join the 狼群 (told to the pack).
-    packs = [p["members"] for p in r[seat.KING].frames("team") if p.get("pack")]
-    assert [m["id"] for m in packs[-1]] == [ids[seat.KING], ids[seat.QUEEN], ids[seat.HUNTER]]
+    # 统领: the two named wolves join the 狼群 (told to the pack); night 2's brings the 天使.
+    packs = [[m["id"] for m in p["members"]] for p in r[seat.KING].frames("team") if p.get("pack")]
+    pack_1 = [ids[seat.KING], ids[seat.QUEEN], ids[seat.HUNTER]]
+    assert packs[-2:] == [pack_1, [*pack_1, ids[seat.ANGEL]]]
+    # The 狼群's room follows: the 天使 reads it from its joining, numbered from 1, without the
+    # 狼王's words of day 2; the others read both.
+    angel = [
+        (f["seq"], f["kind"], f["text"]) for f in r[seat.ANGEL].json if f.get("type") == "room"
+    ]
+    assert angel == [
+        (1, "room_joined", f"{N[seat.ANGEL]} 加入了狼群"),
+        (2, "room_message", f"{N[seat.ANGEL]}：{PACK_AFTER}"),
+    ]
+    assert [m["text"] for m in played.notes["angel_pack"]] == [x[2] for x in angel]
+    for who in (seat.KING, seat.QUEEN, seat.HUNTER):
+        said = [f["body"] for f in r[who].json if f.get("kind") == "room_message"]
+        assert said == [PACK_BEFORE, PACK_AFTER]
+    for who in set(SEATS) - {seat.KING, seat.QUEEN, seat.HUNTER, seat.ANGEL}:
+        assert not [f for f in r[who].json if f.get("kind") == "room_message"]
     for reader in everyone:
         texts = [p["text"] for p in reader.frames("pipe") + reader.frames("verify")]
         assert texts == [
