@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import live
+from django.utils.translation import gettext as _
+
+from games import eventlog, live
 from games.engine.errors import Forbidden
 from games.models import Event, GameStatus, Room, RoomKind, RoomMember
 from games.room_services import TOPICS, RoomNotFound
@@ -21,13 +23,13 @@ def _head(viewer: Viewer, room_id: int) -> int:
 
 def _can_post(viewer: Viewer, room: Room) -> tuple[bool, str]:
     if room.closed_at is not None:
-        return False, "该群聊已经结束。"
+        return False, _("该群聊已经结束。")
     if (
         viewer.character is not None
         and room.kind == RoomKind.LOBBY
         and viewer.game.status in (GameStatus.TEST, GameStatus.RUNNING)
     ):
-        return False, "游戏进行中，联谊群禁言，只有导演可以发言。"
+        return False, _("游戏进行中，联谊群禁言，只有导演可以发言。")
     return True, ""
 
 
@@ -38,13 +40,16 @@ def _row(viewer: Viewer, room: Room, since: int, owner: str | None) -> dict[str,
         "kind": room.kind,
         "kind_label": str(RoomKind(room.kind).label),
         "name": room.name,
+        # What a tab shows: the name in the reader's language where the catalogue has it (联谊群,
+        # 私聊导演, a faction's 狼群); a phone room's names its two ends and stays as written.
+        "label": _(room.name),
         "head": _head(viewer, room.pk) - since,
         "open": room.closed_at is None,
         "can_post": can_post,
         "why": why,
     }
     if room.kind == RoomKind.INBOX and viewer.character is not None:
-        row["topics"] = [{"key": k, "label": v} for k, v in TOPICS.items()]
+        row["topics"] = [{"key": k, "label": eventlog.room_topic(k)} for k in TOPICS]
     if owner is not None:
         row["owner"] = owner
     return row
