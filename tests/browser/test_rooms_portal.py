@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
+import tempfile
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,7 +52,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-SHOT = "/tmp/hA_rooms_{}.png"
+# for a person to look at: /tmp/hA_rooms_<name>.png
+SHOT = str(Path(tempfile.gettempdir()) / "hA_rooms_{}.png")
 CLOCK = re.compile(r"^\d\d:\d\d$")
 # What a player's rooms must never show: codes, JSON, the tokens' ids, Unix times.
 LEAKS = re.compile(r"room_\w+|[{}]|\"kind\"|\b\d{9,}\b|undefined|null|NaN|\{n\}")
@@ -97,7 +100,9 @@ class Relay:
         return "\n".join(self.frames)
 
 
-async def reader(browser: Browser, server: LiveServer, size: ViewportSize) -> tuple[BrowserContext, Relay]:
+async def reader(
+    browser: Browser, server: LiveServer, size: ViewportSize
+) -> tuple[BrowserContext, Relay]:
     phone = size == PHONE
     made = await browser.new_context(
         base_url=server.url,
@@ -153,12 +158,15 @@ async def fits(page: Page) -> None:
     width = await page.evaluate("window.innerWidth")
     assert await page.evaluate("document.documentElement.scrollWidth") <= width
     box = await page.locator("#rooms").bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box is not None
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= width, box
     strip = page.locator("#rooms .rooms-tabs")
     assert await strip.evaluate("el => getComputedStyle(el).overflowX") == "auto"
     for one in await page.locator("#rooms .rooms-tab").all():
         tab_box = await one.bounding_box()
-        assert tab_box is not None and tab_box["height"] >= 36, tab_box  # a finger's size
+        assert tab_box is not None
+        assert tab_box["height"] >= 36, tab_box  # a finger's size
 
 
 async def clean(page: Page) -> str:
@@ -299,14 +307,15 @@ async def test_a_royale_call_adds_its_tab_live_and_the_day_close_takes_it(
     # 丙 read nothing of it: not on its page, not in its socket's frames
     assert CALL_WORDS not in await other.content()
     assert "通话：" not in await other.content()
-    assert CALL_WORDS not in relays["丙"].text() and "通话：" not in relays["丙"].text()
+    assert CALL_WORDS not in relays["丙"].text()
+    assert "通话：" not in relays["丙"].text()
     assert CALL_WORDS in relays["乙"].text()
     for name, seen in errors.items():
         assert seen.seen == [], (name, seen.seen)
     assert daphne_server.errors(since=server_log) == [], daphne_server.log_text()[-3000:]
 
 
-# --- [099]: the pack, the inbox and the muted lobby of a game a director made ----------------------
+# --- [099]: the pack, the inbox and the muted lobby of a game a director made ------------------
 
 
 def pack_of(game: Game) -> list[str]:
@@ -383,12 +392,16 @@ async def test_the_pack_talks_live_the_inbox_answers_and_others_read_nothing(
 
     # Each reader's own rooms, the groups first; the villager has no 狼群.
     for page in (a, b):
-        await expect(page.locator("#rooms .rooms-tab-name")).to_have_text(["狼群", "私聊导演", "联谊群"])
+        await expect(page.locator("#rooms .rooms-tab-name")).to_have_text(
+            ["狼群", "私聊导演", "联谊群"]
+        )
     await expect(v.locator("#rooms .rooms-tab-name")).to_have_text(["私聊导演", "联谊群"])
 
     # 游戏开始之后，联谊群禁言: the lobby says so where the form would be, and has no form.
     await tab(v, "联谊群").click()
-    await expect(pane(v).locator(".rooms-why")).to_have_text("游戏进行中，联谊群禁言，只有导演可以发言。")
+    await expect(pane(v).locator(".rooms-why")).to_have_text(
+        "游戏进行中，联谊群禁言，只有导演可以发言。"
+    )
     await expect(pane(v).locator("form, textarea, button")).to_have_count(0)
     await fits(v)
     await shot(v, "lobby_muted_phone")
@@ -451,7 +464,9 @@ async def test_the_pack_talks_live_the_inbox_answers_and_others_read_nothing(
     await expect(pane(v).locator(".rooms-topic-tag")).to_have_text(["规则提问"])
     await tab(v, "联谊群").click()
     await director.goto(f"/admin/werewolf/werewolfgame/{game.pk}/night/")
-    await expect(director.locator("#rooms-log")).to_contain_text(f"{villager}：【规则提问】{QUESTION}")
+    await expect(director.locator("#rooms-log")).to_contain_text(
+        f"{villager}：【规则提问】{QUESTION}"
+    )
     await director.locator("#rooms-target").select_option(label=f"私聊导演 · {villager}")
     await director.locator("#rooms-body").fill(ANSWER)
     await director.locator("#rooms-compose").get_by_role("button", name="发送").click()
@@ -473,13 +488,16 @@ async def test_the_pack_talks_live_the_inbox_answers_and_others_read_nothing(
         assert words not in page_html
         assert words not in v_relay.text()
     assert "狼群" not in (await v.locator("#rooms").inner_html())
-    assert QUESTION not in a_relay.text() and ANSWER not in (await a.content())
+    assert QUESTION not in a_relay.text()
+    assert ANSWER not in (await a.content())
 
     # 红牌罚下: b leaves the pack at once; its tab goes and the page says why; a reads it.
     await tab(b, "狼群").click()
     await sync(red_card)(game, second)
     await expect(tab(b, "狼群")).to_have_count(0)
-    await expect(b.locator("#rooms-notice")).to_have_text("你已不在狼群中，此后不会再收到其中的消息")
+    await expect(b.locator("#rooms-notice")).to_have_text(
+        "你已不在狼群中，此后不会再收到其中的消息"
+    )
     await expect(pane(b)).to_have_count(1)
     await expect(pane(a).locator(".rooms-note").last).to_have_text(f"{second} 已被移出狼群")
     await shot(b, "pack_removed_desktop")
