@@ -316,7 +316,9 @@
 
   tabs.addEventListener("click", function (event) {
     var tab = event.target.closest(".rooms-tab");
-    if (tab && tab.dataset.room) activate(tab.dataset.room, false);
+    if (!tab || !tab.dataset.room) return;
+    notice.hidden = true; // a room gone was told; the player has moved on
+    activate(tab.dataset.room, false);
   });
   tabs.addEventListener("keydown", function (event) {
     var step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];

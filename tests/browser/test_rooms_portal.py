@@ -268,6 +268,16 @@ async def test_a_royale_call_adds_its_tab_live_and_the_day_close_takes_it(
     await expect(pane(caller).locator("form, textarea")).to_have_count(0)
     await fits(caller)
     await shot(caller, "royale_lobby_muted_phone")
+    # on a phone the panel is far down the page: the page's own tabs lead to it
+    await caller.evaluate("window.scrollTo(0, 0)")
+    await caller.screenshot(path=SHOT.format("royale_top_phone"))
+    await caller.locator("nav.r-tabs").get_by_role("link", name="群聊").click()
+    await expect(caller.locator("#rooms")).to_be_in_viewport()
+    await caller.wait_for_function(
+        "document.querySelector('#rooms-title').getBoundingClientRect().top >="
+        " document.querySelector('nav.r-tabs').getBoundingClientRect().bottom"
+    )  # the heading is not under the sticky tabs
+    await caller.screenshot(path=SHOT.format("royale_rooms_link_phone"))
 
     await sync(call_accepted)(game, phone)
     # the call's room arrives on both ends' open pages, first in the row; 丙's stays as it was
