@@ -52,6 +52,10 @@
   // --- the rooms ------------------------------------------------------------------------------
 
   function track(row, tab, pane) {
+    var read = Number(recall(row.room)) || 0;
+    // Numbers count from the reader's joining: one that left a group and came back counts
+    // afresh, and what it had read before says nothing of the new numbers.
+    if (read > row.head) read = 0;
     var room = {
       token: row.room,
       row: row,
@@ -59,7 +63,7 @@
       pane: pane,
       list: pane.querySelector(".rooms-messages"),
       seen: 0,                           // the last number shown
-      read: Number(recall(row.room)) || 0, // the last number read
+      read: read,                        // the last number read
       unread: 0,
       fetching: false,
       again: false
