@@ -409,6 +409,8 @@
     socket.onmessage = function (msg) {
       var frame;
       try { frame = JSON.parse(msg.data); } catch (e) { return; }
+      // every frame also goes to the rooms panel (rooms.js): room frames, hello's heads
+      document.dispatchEvent(new CustomEvent("game-frame", { detail: frame }));
       if (frame.type === "hello") {
         var h = frame.heads || {};
         if ((h.public || 0) > seen.public || (h.private || 0) > seen.private) backfill();
