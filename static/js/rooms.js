@@ -118,12 +118,13 @@
   }
 
   function remove(token, why) {
+    // told even when a reload of the rows (a phase change's) took the tab away first
+    if (why) { notice.textContent = why; notice.hidden = false; }
     var room = rooms[token];
     if (!room) return;
     delete rooms[token];
     room.tab.remove();
     room.pane.remove();
-    if (why) { notice.textContent = why; notice.hidden = false; }
     if (active === token) {
       active = null;
       var first = tabs.querySelector(".rooms-tab");

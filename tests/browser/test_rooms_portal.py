@@ -312,6 +312,8 @@ async def test_a_royale_call_adds_its_tab_live_and_the_day_close_takes_it(
             f"你已不在{room_name}中，此后不会再收到其中的消息"
         )
         await expect(pane(page)).to_have_count(1)  # another room is shown in its place
+        # said once, by the panel: not again in the page's log
+        await expect(page.get_by_text("此后不会再收到其中的消息")).to_have_count(1)
     await shot(caller, "royale_call_ended_phone")
 
     # 丙 read nothing of it: not on its page, not in its socket's frames
