@@ -125,23 +125,24 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type")
         if kind == "act":
-            await self.act(content)
+            await self._act_answer(content)
         elif kind == "ping":  # keeps proxies awake
             await self.send_json({"type": "pong"})
 
-    async def act(self, frame: dict[str, Any]) -> None:
+    async def _act_answer(self, frame: dict[str, Any]) -> None:
         """One action: the answer, on this socket, is sent before this consumer handles any
         other message, so it precedes the action's own pushes, which reach this socket through
-        the channel layer after the commit."""
+        the channel layer after the commit. (Underscored: Channels would dispatch a channel-layer
+        message of type ``act`` to a method named ``act``.)"""
         key = _key_echo(frame)
         try:
-            answer = await self._act(frame)
+            answer = await self._act_run(frame)
         except RuleError as error:
             await self._answer_error(key, error)
             return
         await self.send_json({"type": "answer", "key": key, "status": 200, "answer": answer})
 
-    async def _act(self, frame: dict[str, Any]) -> dict[str, Any]:
+    async def _act_run(self, frame: dict[str, Any]) -> dict[str, Any]:
         seat = self.seat
         kind = kind_get(seat.kind)
         if seat.character_id is None:
