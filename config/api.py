@@ -8,6 +8,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from games.api import router as games_router
+from games.api_input import input_refused
 from games.api_rooms import router as rooms_router
 from games.engine.errors import CsrfFailed, InvalidInput, NotAuthenticated, NotFound, RuleError
 from royale.api import router as royale_router
@@ -42,8 +43,7 @@ def on_rule_error(request: HttpRequest, exc: RuleError) -> HttpResponse:
 
 @api.exception_handler(NinjaValidationError)
 def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-    fields = [".".join(str(p) for p in e.get("loc", ())) for e in exc.errors]
-    return _error(request, InvalidInput(fields=fields))
+    return _error(request, input_refused(exc.errors))
 
 
 @api.exception_handler(AuthenticationError)

@@ -91,12 +91,18 @@ def _body_bad(request: HttpRequest) -> bool:
     body = request.body
     if not body:
         return False
-    if b"\x00" in body:
-        return True
     if request.content_type == "application/x-www-form-urlencoded" and b"%00" in body:
         return True
     # Any other body may be read as JSON (ninja parses a body whatever its content type).
-    # (Substring tests first: CJK escapes are \u4e00-\u9fff, so an ordinary body skips the scan.)
+    return json_bad(body)
+
+
+def json_bad(body: bytes) -> bool:
+    """A JSON text (an API body, a socket's frame) holds or escapes NUL or an unpaired
+    surrogate."""
+    if b"\x00" in body:
+        return True
+    # (Substring tests first: CJK escapes are \u4e00-\u9fff, so an ordinary text skips the scan.)
     if (b"\\u0000" in body or b"\\ud" in body or b"\\uD" in body) and _escapes_bad(body):
         return True
     return b"\xed" in body and _RAW_SURROGATE.search(body) is not None

@@ -320,8 +320,8 @@ if TRUSTED_PROXY_COUNT < 1:
     raise ValueError("TRUSTED_PROXY_COUNT: at least 1 (the proxy in front of daphne)")
 # daphne serves /static/ itself (handy for `make run`); set 0 when a proxy serves STATIC_ROOT.
 SERVE_STATIC = _env_bool("SERVE_STATIC", True)
-# Player actions run on a small shared thread pool (see royale/api.py); 0 runs each in the
-# request's own thread, as the test suite must.
+# Player actions (HTTP and socket) run on a small shared thread pool (games/actions.py); 0 runs
+# each in the request's own thread, as the test suite must.
 ACTIONS_SHARED_THREADS = _env_bool("ACTIONS_SHARED_THREADS", True)
 # A royale's state is stored whole after every this many actions (and at every transition and
 # intervention); the logged steps in between are re-run on the snapshot when needed.

@@ -11,10 +11,13 @@ the rules' own limits (a whisper's 200 characters) stay the engines', with their
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any
 
 from ninja import Schema
 from pydantic import ConfigDict, Field
+
+from games.engine.errors import InvalidInput
 
 # Every id and count is a 64-bit integer in the database; a larger number names nothing.
 Int = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
@@ -31,3 +34,13 @@ class StrictIn(Schema):
     as before."""
 
     model_config = ConfigDict(strict=True)
+
+
+def input_refused(errors: Iterable[Mapping[str, Any]], *, under: str | None = None) -> InvalidInput:
+    """A body its schema refused, as the API answers it: 400 ``invalid_input`` naming each
+    refused field by its path (``under``: where the body sits in what was sent)."""
+    fields = [
+        ".".join(str(p) for p in ((under,) if under else ()) + tuple(e.get("loc", ())))
+        for e in errors
+    ]
+    return InvalidInput(fields=fields)

@@ -1,14 +1,24 @@
-"""One websocket per browser tab: authenticate by session, join the viewer's groups, relay."""
+"""One websocket per browser tab: authenticate by session, join the viewer's groups, relay;
+and a player's actions (``act`` frames), answered on the same socket as the API answers them."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 
-from games import live, room_selectors, selectors
+from config.bad_input import BadCharacters, json_bad
+from games import actions, live, room_selectors, selectors
+from games.engine.errors import Forbidden, InvalidInput, NotAuthenticated, RuleError
 from games.models import Game
+from games.registry import kind_get
 
 REFUSED = 4403
 # The character's credentials were reset (a new password, a substitute), or it signed out of
@@ -16,60 +26,166 @@ REFUSED = 4403
 REVOKED = 4401
 
 
-def _groups_for(
-    game_id: int, session: Any, user: Any
-) -> tuple[list[str], dict[str, int], dict[str, int]]:
+@dataclass(frozen=True)
+class _Seat:
+    """What a socket is, read once at its connect: its groups and heads, and who acts on it."""
+
+    groups: list[str] = field(default_factory=list)
+    heads: dict[str, int] = field(default_factory=dict)
+    rooms: dict[str, int] = field(default_factory=dict)
+    kind: str = ""
+    character_id: int | None = None  # None: a director's socket, which never acts
+
+
+def _seat_for(game_id: int, session: Any, user: Any) -> _Seat:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return [], {}, {}
+        return _Seat()
     viewer = selectors.viewer_get(game=game, session=session, user=user)
     if viewer is None:
-        return [], {}, {}
-    return (
-        selectors.live_groups(viewer=viewer),
-        selectors.stream_heads(viewer=viewer),
-        room_selectors.room_heads(viewer=viewer),
+        return _Seat()
+    return _Seat(
+        groups=selectors.live_groups(viewer=viewer),
+        heads=selectors.stream_heads(viewer=viewer),
+        rooms=room_selectors.room_heads(viewer=viewer),
+        kind=game.kind,
+        character_id=viewer.character.pk if viewer.character is not None else None,
     )
+
+
+def _language(scope: Any) -> str:
+    """The language the API answers this browser in: LocaleMiddleware's choice (the language
+    cookie, then Accept-Language) from the handshake, since no middleware sees a socket."""
+    accept = dict(scope.get("headers") or ()).get(b"accept-language", b"")
+    handshake = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": accept.decode("latin-1")},
+    )
+    return translation.get_language_from_request(handshake)  # type: ignore[arg-type]
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     joined: list[str]
+    game_id: int
+    session_key: str | None
+    seat: _Seat
+    language: str
 
     async def connect(self) -> None:
         self.joined = []
-        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.game_id = game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session") or {}
-        session_key = getattr(session, "session_key", None)
+        self.session_key = session_key = getattr(session, "session_key", None)
         if session_key:
             # Signing out of the game (views.logout) closes this session's sockets on it.
             # Joined before the session is read, so a sign-out in between reaches it too.
             self.joined = [live.group_session(game_id, session_key)]
             await self.channel_layer.group_add(self.joined[0], self.channel_name)
-        groups, heads, rooms = await database_sync_to_async(_groups_for)(
+        self.seat = seat = await database_sync_to_async(_seat_for)(
             game_id, session, self.scope.get("user")
         )
-        if not groups:
+        if not seat.groups:
             await self.disconnect(REFUSED)
             await self.close(code=REFUSED)
             return
-        for group in groups:
+        self.language = _language(self.scope)
+        for group in seat.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.joined += groups
+        self.joined += seat.groups
         await self.accept()
         # The heads let a client that just connected notice what it must fetch over HTTP.
         # ``rooms``: each of the viewer's rooms and its last number (a room's frames come
         # through the character's own group; see games.room_services).
-        await self.send_json({"type": "hello", "heads": heads, "rooms": rooms})
+        await self.send_json({"type": "hello", "heads": seat.heads, "rooms": seat.rooms})
 
     async def disconnect(self, code: int) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        # A frame that is not a JSON object, or that holds what the HTTP edge refuses (NUL, an
+        # unpaired surrogate: config/bad_input.py; no middleware sees a socket), is answered
+        # as the API answers such a body, and goes no further.
+        text = text_data or ""
+        try:
+            content = json.loads(text)
+        except ValueError:
+            content = None
+        key = _key_echo(content)
+        if not isinstance(content, dict):
+            await self._answer_error(key, InvalidInput())
+        elif json_bad(text.encode("utf-8", "surrogatepass")):
+            await self._answer_error(key, BadCharacters(where="frame"))
+        else:
+            await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Clients act over HTTP; the socket only carries results. A ping keeps proxies awake.
-        if isinstance(content, dict) and content.get("type") == "ping":
+        kind = content.get("type")
+        if kind == "act":
+            await self._act_answer(content)
+        elif kind == "ping":  # keeps proxies awake
             await self.send_json({"type": "pong"})
+
+    async def _act_answer(self, frame: dict[str, Any]) -> None:
+        """One action: the answer, on this socket, is sent before this consumer handles any
+        other message, so it precedes the action's own pushes, which reach this socket through
+        the channel layer after the commit. (Underscored: Channels would dispatch a channel-layer
+        message of type ``act`` to a method named ``act``.)"""
+        key = _key_echo(frame)
+        try:
+            answer = await self._act_run(frame)
+        except RuleError as error:
+            await self._answer_error(key, error)
+            return
+        await self.send_json({"type": "answer", "key": key, "status": 200, "answer": answer})
+
+    async def _act_run(self, frame: dict[str, Any]) -> dict[str, Any]:
+        seat = self.seat
+        kind = kind_get(seat.kind)
+        if seat.character_id is None:
+            raise Forbidden()  # a director's socket: directors act in the admin
+        action_key, body = actions.act_frame_read(kind, frame)
+        await self._session_holds(seat.character_id)
+        # (Load shedding would answer here, before the service: a ``busy`` answer.)
+        answer = await actions.action_run(
+            kind=kind,
+            game_id=self.game_id,
+            character_id=seat.character_id,
+            body=body,
+            key=action_key,
+            language=self.language,
+        )
+        # What the API's ``ActionOut`` lets through, so both ways in answer the same dict.
+        return {"events": answer["events"], "me": answer["me"]}
+
+    async def _session_holds(self, character_id: int) -> None:
+        """The socket's session still signs in this character here, read afresh (the scope's
+        copy is the handshake's): one cache read, as the API's session check. A credential
+        reset or a sign-out also closes the socket (``session_revoked``); this covers a frame
+        that comes in before that close does. 401 and 403 as the API answers that session."""
+        characters = None
+        if self.session_key:
+            store = import_module(settings.SESSION_ENGINE).SessionStore(
+                session_key=self.session_key
+            )
+            characters = await store.aget(selectors.SESSION_KEY)
+        if not characters:
+            raise NotAuthenticated()
+        if characters.get(str(self.game_id)) != character_id:
+            raise Forbidden()
+
+    async def _answer_error(self, key: str | None, error: RuleError) -> None:
+        await self.send_json(
+            {
+                "type": "answer",
+                "key": key,
+                "status": error.status,
+                "error": error.as_dict(english=self.language.startswith("en")),
+            }
+        )
 
     async def game_event(self, message: dict[str, Any]) -> None:
         for text in message["texts"]:
@@ -77,3 +193,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def session_revoked(self, message: dict[str, Any]) -> None:
         await self.close(code=REVOKED)
+
+
+def _key_echo(frame: Any) -> str | None:
+    """The frame's key, sent back with its answer so the client knows which frame it answers
+    (a key that is no short string is not echoed: its refusal comes back with none)."""
+    key = frame.get("key") if isinstance(frame, dict) else None
+    return key if isinstance(key, str) and len(key) <= 64 else None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.http import HttpRequest, HttpResponse
+from ninja import Schema
 
 from games.engine.events import GameEvent
 from games.engine.rooms import RoomSpec
@@ -52,6 +53,17 @@ StartMissingReader = Callable[["Game"], Sequence[str]]
 RoomsReader = Callable[["Game"], Sequence[RoomSpec]]
 
 
+class ActionSubmit(Protocol):
+    """A player's action of the kind, applied now: ``body`` is the kind's ``action_in``, already
+    validated; the answer is the ``games.api.ActionOut`` dict (the first one again for a key
+    already applied). Both ways in call it: the kind's HTTP endpoint and the socket's ``act``
+    frame (``games.actions``)."""
+
+    def __call__(
+        self, *, game_id: int, character_id: int, body: Any, key: str | None, now: datetime
+    ) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class GameKind:
     key: str
@@ -76,6 +88,11 @@ class GameKind:
     # The kind's event kinds after which its rooms' members may have changed (besides the
     # core's own: ``games.room_services.CORE_TRIGGERS``); the rooms follow within the step.
     room_triggers: frozenset[str] = frozenset()
+    # What a player sends to act (the body of ``POST /api/<kind>/games/{id}/actions``, and
+    # the ``action`` of a socket's ``act`` frame) and what applies it; None: players do not
+    # act in this kind (the socket answers an act frame 403).
+    action_in: type[Schema] | None = None
+    action_submit: ActionSubmit | None = None
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.db import close_old_connections
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 from pydantic import Field
 
+from games.actions import action_run
 from games.api import (
     ACTION_RESPONSES,
     ErrorOut,
@@ -21,8 +18,8 @@ from games.api import (
     session_player,
 )
 from games.api_input import LIST_MAX, Int, StrictIn, Text, Word
+from games.registry import kind_get
 from royale import selectors as royale_selectors
-from royale import services
 
 router = Router(tags=["royale"])
 
@@ -64,14 +61,6 @@ class MeOut(Schema):
     rules: dict[str, Any]
 
 
-def _submit_pooled(**kwargs: Any) -> dict[str, Any]:
-    try:
-        return services.action_submit(**kwargs)
-    finally:
-        # Pool threads outlive requests: hand the connection back (to the pool) each time.
-        close_old_connections()
-
-
 @router.post(
     "/games/{game_id}/actions",
     auth=PlayerSession(),
@@ -84,23 +73,14 @@ async def act(
     body: ActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
-    character_id = session_actor(request, game_id)
-    # Actions of one game queue on its row lock anyway: a small shared pool of threads, rather
-    # than a thread per request, keeps a busy night from starving the loop that pushes results.
-    # (Tests turn it off: their database transaction lives in the request's own thread.)
-    submit: Callable[..., Awaitable[dict[str, Any]]] = (
-        sync_to_async(_submit_pooled, thread_sensitive=False)
-        if settings.ACTIONS_SHARED_THREADS
-        else sync_to_async(services.action_submit, thread_sensitive=True)
-    )
-    result: dict[str, Any] = await submit(
+    # The same path as the socket's act frame (games.actions): the service on the shared pool.
+    return await action_run(
+        kind=kind_get("royale"),
         game_id=game_id,
-        character_id=character_id,
-        data=body.dict(exclude_none=True),
+        character_id=session_actor(request, game_id),
+        body=body,
         key=idempotency_key,
-        now=timezone.now(),
     )
-    return result
 
 
 @router.get(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
@@ -13,6 +14,7 @@ from games.engine.rooms import RoomSpec
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
 from royale import eventtext  # noqa: F401  (registers the log's sentences with the kind)
+from royale.api import ActionIn
 from royale.archive import royale_archive
 from royale.engine import rooms as engine_rooms
 
@@ -30,6 +32,20 @@ def _red_card(game: Game, character: Character, now: datetime) -> tuple[str, Seq
     from royale.services import royale_red_card
 
     return royale_red_card(game, character, now)
+
+
+def _action_submit(
+    *, game_id: int, character_id: int, body: ActionIn, key: str | None, now: datetime
+) -> dict[str, Any]:
+    from royale.services import action_submit
+
+    return action_submit(
+        game_id=game_id,
+        character_id=character_id,
+        data=body.dict(exclude_none=True),
+        key=key,
+        now=now,
+    )
 
 
 def _dealt(game: Game) -> bool:
@@ -71,5 +87,7 @@ ROYALE = register(
         # What may start or end a call's room: its acceptance, a death, a red card, the day's
         # close (the core's trigger). Not every action: the night's hot path stays as it was.
         room_triggers=frozenset({"phone_answer", "death", "red_card", "revenant_revived"}),
+        action_in=ActionIn,
+        action_submit=_action_submit,
     )
 )

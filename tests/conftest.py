@@ -240,3 +240,23 @@ class SocketReader:
             frames.append(await self.socket.receive_json_from())
         self.json.extend(frames)
         return frames
+
+
+async def player_socket(
+    game: Game, player: ApiPlayer, *headers: tuple[bytes, bytes]
+) -> WebsocketCommunicator:
+    """The player's browser opens its socket on the game (the hello frame read)."""
+    socket, _ = await socket_open(game, ORIGIN, session_cookie(player.client), *headers)
+    return socket
+
+
+async def socket_act(
+    socket: WebsocketCommunicator, key: Any, action: Any, **frame: Any
+) -> dict[str, Any]:
+    """Send an ``act`` frame (``frame``: more fields, or ``key``/``action`` left out when
+    ``...``) and return the first frame that comes back, which must be its answer."""
+    sent = {"type": "act", "key": key, "action": action, **frame}
+    await socket.send_json_to({k: v for k, v in sent.items() if v is not ...})
+    answer: dict[str, Any] = await socket.receive_json_from(timeout=10)
+    assert answer["type"] == "answer", answer
+    return answer

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Header, Router, Schema
 from pydantic import Field
 
+from games.actions import action_run
 from games.api import (
     ACTION_RESPONSES,
     ErrorOut,
@@ -18,7 +18,8 @@ from games.api import (
     session_player,
 )
 from games.api_input import LIST_MAX, Int, StrictIn, Text, Word
-from werewolf import selectors, services
+from games.registry import kind_get
+from werewolf import selectors
 
 router = Router(tags=["werewolf"])
 
@@ -58,18 +59,14 @@ async def act(
     body: WerewolfActionIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ) -> dict[str, Any]:
-    character_id = session_actor(request, game_id)
-    data = body.dict(exclude_none=True)
-    if "targets" in data:
-        data["targets"] = tuple(data["targets"])
-    result: dict[str, Any] = await sync_to_async(services.werewolf_action_submit)(
+    # The same path as the socket's act frame (games.actions): the service on the shared pool.
+    return await action_run(
+        kind=kind_get("werewolf"),
         game_id=game_id,
-        character_id=character_id,
-        data=data,
+        character_id=session_actor(request, game_id),
+        body=body,
         key=idempotency_key,
-        now=timezone.now(),
     )
-    return result
 
 
 @router.get(

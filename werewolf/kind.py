@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
@@ -13,6 +14,7 @@ from games.engine.rooms import RoomSpec
 from games.models import Character, Game
 from games.registry import GameKind, TransitionHandler, register
 from werewolf import eventtext  # noqa: F401  (registers the log's sentences with the kind)
+from werewolf.api import WerewolfActionIn
 from werewolf.archive import werewolf_archive
 from werewolf.engine import rooms as engine_rooms
 
@@ -44,6 +46,19 @@ def _day_voters(game: Game, day: int) -> frozenset[int] | None:
     from werewolf.selectors import werewolf_day_voters
 
     return werewolf_day_voters(game, day)
+
+
+def _action_submit(
+    *, game_id: int, character_id: int, body: WerewolfActionIn, key: str | None, now: datetime
+) -> dict[str, Any]:
+    from werewolf.services import werewolf_action_submit
+
+    data = body.dict(exclude_none=True)
+    if "targets" in data:
+        data["targets"] = tuple(data["targets"])
+    return werewolf_action_submit(
+        game_id=game_id, character_id=character_id, data=data, key=key, now=now
+    )
 
 
 def _dealt(game: Game) -> bool:
@@ -105,5 +120,7 @@ WEREWOLF = register(
         # Every step may move a member: a conversion, a flip, an out, 挂机, a red card (a few
         # steps a night, so reading the state after each costs nothing that matters).
         room_triggers=frozenset({"engine_step"}),
+        action_in=WerewolfActionIn,
+        action_submit=_action_submit,
     )
 )

@@ -20,8 +20,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games import selectors as game_selectors
 from games.ballots import vote_days
@@ -256,6 +256,8 @@ def _context(game: Game, character: Character, now: datetime) -> dict[str, Any]:
                 "hours": _("%(n)s小时"),
                 "minutes": _("%(n)s分"),
                 "seconds": _("%(n)s秒"),
+                # What a form sent over the socket shows, as the posted form's page does.
+                "submitted": _("已提交。"),
             },
         },
     }
@@ -393,7 +395,9 @@ def _submit(request: HttpRequest, game: Game, character: Character) -> dict[str,
             now=timezone.now(),
         )
     except RuleError as e:
-        messages.error(request, e.text)
+        # In the page's language, as the API (and so the socket, which werewolf.js uses when
+        # it is open) words the same refusal.
+        messages.error(request, e.as_dict(english=get_language().startswith("en"))["message"])
     else:
         messages.success(request, _("已提交。"))
     return None

@@ -1,4 +1,5 @@
-// The royale player portal: actions over the HTTP API, results live over the websocket.
+// The royale player portal: actions over the websocket (act.js; the HTTP API when it is not open),
+// results live over the websocket.
 // Same approach as live.js: each of the character's two streams (public, private) is numbered
 // without gaps; a gap, a hello with newer heads, or a reconnect fetches what was missed over HTTP.
 // Player-written text (whispers, names) is only ever set with textContent, never as HTML.
@@ -24,6 +25,7 @@
   var retry = 1000;
   var loading = true; // the first backfill replays history: no state refresh for it
   var pendingKeys = {}; // request body → idempotency key, kept until a definite answer
+  var acts = window.SocketActions ? new window.SocketActions() : null;
 
   // --- small helpers -------------------------------------------------------------------------
 
@@ -405,12 +407,14 @@
     socket = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
     socket.onopen = function () {
       retry = 1000;
+      if (acts) acts.opened(socket);
       if (status) { status.textContent = "已连接"; status.className = "tag ok"; }
       backfill();
     };
     socket.onmessage = function (msg) {
       var frame;
       try { frame = JSON.parse(msg.data); } catch (e) { return; }
+      if (acts && acts.answered(frame)) return;
       // every frame also goes to the rooms panel (rooms.js): room frames, hello's heads
       document.dispatchEvent(new CustomEvent("game-frame", { detail: frame }));
       if (frame.type === "hello") {
@@ -421,6 +425,7 @@
       }
     };
     socket.onclose = function () {
+      if (acts) acts.closed();
       if (status) { status.textContent = "已断开，正在重连…"; status.className = "tag bad"; }
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
@@ -511,7 +516,8 @@
         throw err;
       });
     }
-    return once().then(function (answer) {
+    // Over the socket when it is open; the HTTP request, with the same key, otherwise.
+    return (acts ? acts.send(body, key, once) : once()).then(function (answer) {
       delete pendingKeys[text]; // a definite answer: the next press is a new action
       return answer;
     });

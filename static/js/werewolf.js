@@ -4,6 +4,7 @@
   var config = JSON.parse(document.getElementById("ww-config").textContent);
   var region = document.getElementById("ww-state");
   var retry = 1000;
+  var acts = window.SocketActions ? new window.SocketActions() : null;
 
   // One fetch at a time, and one more after a burst of events: an older, slower answer can
   // never overwrite a newer state, and a night's publication does not fire a fetch per frame.
@@ -75,15 +76,20 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + "/ws/games/" + config.game + "/");
-    socket.onopen = function () { retry = 1000; socketOpen = true; mark(true); redraw(); };
+    socket.onopen = function () {
+      retry = 1000; socketOpen = true; mark(true); redraw();
+      if (acts) acts.opened(socket);
+    };
     socket.onmessage = function (msg) {
       var frame;
       try { frame = JSON.parse(msg.data); } catch (e) { return; }
+      if (acts && acts.answered(frame)) return;
       // every frame also goes to the rooms panel (rooms.js): room frames, hello's heads
       document.dispatchEvent(new CustomEvent("game-frame", { detail: frame }));
       if (frame.type === "event") redraw();
     };
     socket.onclose = function () {
+      if (acts) acts.closed();
       socketOpen = false;
       mark(false);
       setTimeout(connect, retry);
@@ -153,6 +159,83 @@
     }
     var confirmed = form.querySelector("input[name=confirmed]");
     if (confirmed) confirmed.value = "1";
+  });
+
+  // A form of the page goes over the socket when it is open, as the action the page's POST
+  // makes of it (werewolf/views.py ``_submit``: the same fields, the same key), and its answer
+  // is shown as the page shows a posted form's: the message on top, the state afresh. The page's
+  // own POST, with the same key, whenever the socket cannot say the same: no socket or no answer
+  // in time, a form it would answer with a question or a hint (no target chosen), a session
+  // that no longer holds the character (the page sends the player to sign in).
+  function actionOf(form, submitter) {
+    var fields = new FormData(form);
+    if (submitter && submitter.name) fields.append(submitter.name, submitter.value);
+    function last(name) { var all = fields.getAll(name); return all.length ? String(all[all.length - 1]) : ""; }
+    var op = last("op");
+    var body = { kind: op };
+    if (op === "use_skill" || op === "forgo") body.skill = last("skill");
+    if (op === "ask") body = { kind: "use_skill", skill: "ask", targets: [] };
+    if (op === "use_skill") {
+      var posted = fields.getAll("target").map(String).filter(function (t) { return t !== ""; });
+      if (!posted.every(function (t) { return /^[0-9]+$/.test(t); })) return null;
+      if (!posted.length && form.querySelector("select[name=target]:not([data-optional])")) return null;
+      if (posted.length === 1 && fields.has("confirmed") && last("confirmed") !== "1") return null;
+      body.targets = posted.map(function (t) { return parseInt(t, 10); });
+      var option = last("option").trim();
+      if (option) body.option = option;
+    }
+    if (op === "vote") {
+      if (!/^[0-9]+$/.test(last("target"))) return null;
+      body.target = parseInt(last("target"), 10);
+    }
+    if (op === "surrender_answer") body.accept = last("accept") === "1";
+    var key = last("key");
+    return key ? { key: key, body: body } : null;
+  }
+  function postForm(form, submitter) {
+    if (submitter && submitter.name) {
+      var chosen = document.createElement("input");
+      chosen.type = "hidden";
+      chosen.name = submitter.name;
+      chosen.value = submitter.value;
+      form.appendChild(chosen);
+    }
+    HTMLFormElement.prototype.submit.call(form); // no submit event: asked and checked already
+    return new Promise(function () {}); // the page is leaving
+  }
+  function flash(answer) {
+    var box = document.querySelector(".ww > .ww-flash");
+    if (!box) {
+      box = document.createElement("ul");
+      box.className = "ww-flash";
+      var before = document.getElementById("ww-confirm") || region;
+      before.parentNode.insertBefore(box, before);
+    }
+    var line = document.createElement("li");
+    line.className = answer.ok ? "success" : "error";
+    line.textContent = answer.ok ? text.submitted : answer.data.message;
+    box.replaceChildren(line);
+    box.scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !acts || !form.closest) return;
+    if (!form.closest("#ww-state, #ww-confirm") || form.getAttribute("action")) return;
+    var submitter = event.submitter;
+    var action = actionOf(form, submitter);
+    if (!action) return;
+    event.preventDefault();
+    var buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    function native() { return postForm(form, submitter); }
+    acts.send(action.body, action.key, native).then(function (answer) {
+      if (answer.status === 401 || answer.status === 403) return native();
+      flash(answer);
+      var asked = document.getElementById("ww-confirm");
+      if (asked) asked.remove();
+      buttons.forEach(function (b) { b.disabled = false; });
+      redraw();
+    });
   });
 
   connect();

@@ -186,10 +186,13 @@ async def test_a_256_game_from_sign_up_to_archive(
         await changelist_action(page, game, "advance_phase", "测试：手动推进到夜间行动")
     player = await player_login(context, "256", shown["琪露诺"])
     await expect(player.locator("h1")).to_contain_text("琪露诺")
+    posted: list[str] = []  # the action goes over the open socket: no POST to /actions
+    player.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     spawn = player.locator("form.r-spawn")
     await spawn.locator("select[name=place]").select_option(label="教堂")
     await spawn.get_by_role("button").click()
     await expect(player.locator("#royale-log")).to_contain_text("你出生在【教堂】")
+    assert [url for url in posted if "/actions" in url] == []
 
     # The director ends it; the archive shows the seed, the cast and the log.
     await changelist_action(page, game, "finish", "测试结束")

@@ -119,7 +119,11 @@ async def test_the_seer_acts_and_sees_the_night_published_live(
     assert leaked_roles(await page.content(), "seer") == []  # attributes, scripts, JSON too
     await expect(page.locator("#ww-team")).to_have_count(0)  # a wolf's section only
 
-    # 2. 预言 on P1 through the page's form: the confirmation, and the log line.
+    # 2. 预言 on P1 through the page's form: the confirmation, and the log line. The form goes
+    # over the open socket (static/js/act.js): no POST, no new page, the socket's answer.
+    await page.evaluate("() => { window.stillThisDocument = true; }")
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     divine = page.locator("#ww-act form.ww-skill").filter(
         has=page.locator("input[name=skill][value=divine]")
     )
@@ -130,6 +134,12 @@ async def test_the_seer_acts_and_sees_the_night_published_live(
     await expect(page.locator("#live-status")).to_have_text(CONNECTED)
     state = await sync(werewolf_state)(game=game)
     assert state.night["subs"]["divine"] == {str(ids[SEER]): ids[WOLF]}
+    assert posted == []
+    assert await page.evaluate("() => window.stillThisDocument") is True
+    answers = [json.loads(f) for f in frames if json.loads(f).get("type") == "answer"]
+    assert [(a["status"], [e["kind"] for e in a["answer"]["events"]]) for a in answers] == [
+        (200, ["submitted"])
+    ]
     assert leaked_roles(await page.content(), "seer") == []
     await expect(page.locator("#ww-feedback")).to_have_count(0)  # nothing before the day
 
