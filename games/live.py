@@ -261,13 +261,17 @@ async def _drain(layer: Any, queue: asyncio.Queue[Texts]) -> None:
 
 
 async def _send_all(layer: Any, texts: Texts) -> None:
-    # One message per group; groups are independent streams, so they go out concurrently.
-    await asyncio.gather(
-        *(
-            layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "texts": group_texts})
-            for group, group_texts in texts
-        )
-    )
+    # One message per group. The site's layer publishes them all in one round trip
+    # (config.layers: a room message goes to each member's own group, 40 of them in a lobby);
+    # another layer sends them concurrently, groups being independent streams.
+    messages = [
+        (group, {"type": EVENT_MESSAGE_TYPE, "texts": group_texts}) for group, group_texts in texts
+    ]
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:
+        await many(messages)
+        return
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
 SESSION_REVOKED_TYPE = "session.revoked"
