@@ -214,7 +214,7 @@ def push(messages: Messages) -> None:
     thread sends them itself.
     """
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     frames_complete(messages)
     # Serialised once here rather than by each of the group's sockets.
