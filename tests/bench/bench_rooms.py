@@ -15,12 +15,15 @@ opens the control room's socket. Every message is a ``POST /api/games/{id}/rooms
 messages`` over a keep-alive connection of its author, with the session cookie and the double-
 submit CSRF token, sent on a fixed schedule (``--gap-ms`` apart, whatever the answers take).
 
-Two series, in this order:
-  member    in preparation (players may post in the lobby): the posts go round the 40 members,
-            so each member posts once every 40 messages, well under ROOM_MESSAGE_RATE (nothing
-            is overridden: the limit is the site's own);
-  director  the director starts the game (``game_start``: [099] night 1 opens, the lobby is
-            muted for players) and posts in the lobby; directors are not rate-limited.
+Three series, in this order:
+  member         in preparation (players may post in the lobby): the posts go round the 40
+                 members, so each member posts once every 40 messages, well under
+                 ROOM_MESSAGE_RATE (nothing is overridden: the limit is the site's own);
+  director-prep  the director posts, still in preparation (directors are not rate-limited):
+                 against the two others, it tells what the author costs from what the game's
+                 phase does;
+  director       the director starts the game (``game_start``: [099] night 1 opens, the lobby
+                 is muted for players) and posts in the lobby.
 Measured in each: POST sent → the frame read at each of the 40 members' sockets (the author's
 own included) and at the director's socket; → the last of the 40; the POST's answer; and, in
 the same run, the websocket ping round trip (``{"type": "ping"}`` → pong on the members'
@@ -324,7 +327,8 @@ async def measure(
         path = f"{rooms}/{await lobby_token(members[0], rooms)}/messages"
         ids = [m.character for m in members]
         first = 0
-        for name, authors in (("member", members), ("director", [director])):
+        plan = (("member", members), ("director-prep", [director]), ("director", [director]))
+        for name, authors in plan:
             if name == "director":
                 await sync_to_async(game_start, thread_sensitive=True)(fixture.game_id)
                 await asyncio.sleep(0.5)  # the start's own frames go by first
@@ -367,6 +371,7 @@ async def lobby_token(member: Member, rooms: str) -> str:
 
 TITLES = {
     "member": "member-posted, in preparation (the 40 members take turns)",
+    "director-prep": "director-posted, in preparation (tells the author from the game's phase)",
     "director": "director-posted, the game running (the lobby muted for players)",
 }
 
