@@ -99,10 +99,16 @@ def room_messages_for(events: Iterable[Event], stays: dict[int, dict[int, int]])
     for event in events:
         if event.room_id is None:
             continue
+        # Members who joined at the same number read the same frame: built (and serialised,
+        # see ``push``) once for all of them, not once per member.
+        frames: dict[int, dict[str, Any]] = {}
         for character_id, since in stays.get(event.room_id, {}).items():
             if event.stream_seq > since:
+                frame = frames.get(since)
+                if frame is None:
+                    frame = frames[since] = frame_for_member(event, since)
                 group = group_character(event.game_id, character_id)
-                by_group.setdefault(group, []).append(frame_for_member(event, since))
+                by_group.setdefault(group, []).append(frame)
     return list(by_group.items())
 
 
@@ -217,11 +223,17 @@ def push(messages: Messages) -> None:
     if layer is None or not messages:
         return
     frames_complete(messages)
-    # Serialised once here rather than by each of the group's sockets.
-    texts = [
-        (group, [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames])
-        for group, frames in messages
-    ]
+    # Serialised once here rather than by each of the group's sockets, and once for a frame
+    # several groups share (a room message to its members).
+    done: dict[int, str] = {}
+
+    def text(frame: dict[str, Any]) -> str:
+        found = done.get(id(frame))
+        if found is None:
+            found = done[id(frame)] = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        return found
+
+    texts = [(group, [text(f) for f in frames]) for group, frames in messages]
     loop = _server_loop
     if loop is not None and loop.is_running():
         try:
