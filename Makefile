@@ -30,10 +30,10 @@ lint: venv
 test: lint
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
 
-# Every tests/bench/bench_*.py in turn: push and login, the live royale games, the engine, and
-# whole simulated games of both rulesets with their days (bench_royale_days.py), and the forum's
-# sync, ballot parsing and tally of a 1,500-floor vote and a 3,000-floor discussion thread
-# (bench_forum.py).
+# Every tests/bench/bench_*.py in turn: push and login, the live royale games, a 40-member room
+# (bench_rooms.py), the engine, and whole simulated games of both rulesets with their days
+# (bench_royale_days.py), and the forum's sync, ballot parsing and tally of a 1,500-floor vote
+# and a 3,000-floor discussion thread (bench_forum.py).
 bench: venv
 	$(EMBED) $(PY) tests/bench/run.py
 

@@ -159,10 +159,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 # Redis pub/sub: each message is pushed to the subscribed daphne process at once, instead of
 # being polled for one round trip at a time (which fell behind on a busy night). Delivery is at
-# most once either way; clients recover anything lost from the log.
+# most once either way; clients recover anything lost from the log. config.layers adds the
+# batch a push uses: all of its groups' messages in one round trip.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "config.layers.PubSubChannelLayer",
         "CONFIG": {
             "hosts": [REDIS_URL],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),

@@ -117,7 +117,7 @@ def post(request: HttpRequest, game_id: int, token: str, body: MessageIn) -> Mes
     viewer = _viewer(request, game_id)
     if _limited(request, viewer):
         raise room_services.TooManyMessages(retry_after=10)
-    event = room_services.room_message_send(
+    sent = room_services.room_message_send(
         game=viewer.game,
         token=token,
         body=body.body,
@@ -125,15 +125,7 @@ def post(request: HttpRequest, game_id: int, token: str, body: MessageIn) -> Mes
         director=viewer.director,
         topic=body.topic,
     )
-    frames = room_selectors.room_messages(
-        viewer=viewer, token=token, after=_last_before(viewer, token, event.stream_seq)
-    )
-    return MessageOut(message=frames[0] if frames else {})
-
-
-def _last_before(viewer: Viewer, token: str, stream_seq: int) -> int:
-    """The viewer's number just before this message (a player's count from its joining)."""
-    return room_selectors.member_number(viewer=viewer, token=token, stream_seq=stream_seq) - 1
+    return MessageOut(message=room_selectors.sent_frame(viewer=viewer, sent=sent))
 
 
 @router.post(

@@ -99,10 +99,16 @@ def room_messages_for(events: Iterable[Event], stays: dict[int, dict[int, int]])
     for event in events:
         if event.room_id is None:
             continue
+        # Members who joined at the same number read the same frame: built (and serialised,
+        # see ``push``) once for all of them, not once per member.
+        frames: dict[int, dict[str, Any]] = {}
         for character_id, since in stays.get(event.room_id, {}).items():
             if event.stream_seq > since:
+                frame = frames.get(since)
+                if frame is None:
+                    frame = frames[since] = frame_for_member(event, since)
                 group = group_character(event.game_id, character_id)
-                by_group.setdefault(group, []).append(frame_for_member(event, since))
+                by_group.setdefault(group, []).append(frame)
     return list(by_group.items())
 
 
@@ -214,14 +220,20 @@ def push(messages: Messages) -> None:
     thread sends them itself.
     """
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     frames_complete(messages)
-    # Serialised once here rather than by each of the group's sockets.
-    texts = [
-        (group, [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames])
-        for group, frames in messages
-    ]
+    # Serialised once here rather than by each of the group's sockets, and once for a frame
+    # several groups share (a room message to its members).
+    done: dict[int, str] = {}
+
+    def text(frame: dict[str, Any]) -> str:
+        found = done.get(id(frame))
+        if found is None:
+            found = done[id(frame)] = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        return found
+
+    texts = [(group, [text(f) for f in frames]) for group, frames in messages]
     loop = _server_loop
     if loop is not None and loop.is_running():
         try:
@@ -261,13 +273,17 @@ async def _drain(layer: Any, queue: asyncio.Queue[Texts]) -> None:
 
 
 async def _send_all(layer: Any, texts: Texts) -> None:
-    # One message per group; groups are independent streams, so they go out concurrently.
-    await asyncio.gather(
-        *(
-            layer.group_send(group, {"type": EVENT_MESSAGE_TYPE, "texts": group_texts})
-            for group, group_texts in texts
-        )
-    )
+    # One message per group. The site's layer publishes them all in one round trip
+    # (config.layers: a room message goes to each member's own group, 40 of them in a lobby);
+    # another layer sends them concurrently, groups being independent streams.
+    messages = [
+        (group, {"type": EVENT_MESSAGE_TYPE, "texts": group_texts}) for group, group_texts in texts
+    ]
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:
+        await many(messages)
+        return
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
 SESSION_REVOKED_TYPE = "session.revoked"

@@ -79,6 +79,12 @@ class Game(models.Model):
     # row is locked, which is what keeps the log free of gaps and duplicates.
     seq = models.PositiveBigIntegerField(default=0, editable=False)
     stream_seqs = models.JSONField(default=dict, editable=False)
+    # A digest of the rooms and members the rules gave at the last ``rooms_sync`` that wrote
+    # them (games.room_services): the same rules again mean the rooms stand as they are, so a
+    # message's send does not read and compare every room's members. Written with the rooms,
+    # under the row lock, in their transaction, and read from the locked instance the log's
+    # writer holds, as ``seq`` is (a stale one would already break the log's numbering).
+    rooms_digest = models.CharField(max_length=32, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("创建时间"), default=timezone.now, editable=False)
 
     class Meta:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games import eventlog, live
 from games.engine.errors import Forbidden
 from games.models import Event, GameStatus, Room, RoomKind, RoomMember
-from games.room_services import TOPICS, RoomNotFound
+from games.room_services import TOPICS, RoomNotFound, Sent
 from games.selectors import Viewer
 
 # The order a player's tabs come in: the groups the rules make first, then the directors.
@@ -103,18 +103,9 @@ def room_messages(
     return [live.frame_for_director(e) for e in rows[:limit]]
 
 
-def member_number(*, viewer: Viewer, token: str, stream_seq: int) -> int:
-    """A room number as the viewer counts it (a player from its joining)."""
-    if viewer.character is None:
-        return stream_seq
-    since = (
-        RoomMember.objects.filter(
-            room__game=viewer.game,
-            room__token=token,
-            character=viewer.character,
-            left_at__isnull=True,
-        )
-        .values_list("since", flat=True)
-        .first()
-    )
-    return stream_seq - (since or 0)
+def sent_frame(*, viewer: Viewer, sent: Sent) -> dict[str, Any]:
+    """The message the viewer has just posted, as the viewer reads it (a player counts from its
+    joining), from the row the send logged: the answer reads nothing again."""
+    if viewer.character is not None:
+        return live.frame_for_member(sent.event, sent.since)
+    return live.frame_for_director(sent.event)

@@ -37,7 +37,6 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
-import gc
 import json
 import math
 import os
@@ -60,15 +59,17 @@ if str(ROOT) not in sys.path:
 
 from tests.bench.support import (  # noqa: E402
     RULESET,
+    AsyncHttp,
     LatencyTable,
     bench_game,
     bench_run,
     close_connections,
-    daphne_server,
+    daphne_servers,
     django_migrated,
     p99_target,
     percentile,
-    session_from,
+    player_login,
+    socket_open,
     verdict,
     where,
 )
@@ -80,119 +81,10 @@ PUSH_P99_TARGET_MS = 150.0
 RATE_TARGET = 200.0  # actions/s over 5 games
 CLOSE_ONE_TARGET_S = 0.5
 CLOSE_MANY_TARGET_S = 10.0
-REQUEST_TIMEOUT = 15.0
 DRAIN_QUIET_SECONDS = 2.0  # after the last response, frames are awaited until none comes
 DRAIN_MAX_SECONDS = 30.0  # for this long, or this long at most
 HARD_STOP_SECONDS = 30.0  # after the window's end, bots still running are cancelled
 CONCURRENT_SETUP = 16  # logins and websocket handshakes at once, before the window
-
-
-# --- HTTP over asyncio streams ---------------------------------------------------------------
-
-
-@dataclass
-class Reply:
-    status: int
-    body: bytes
-    cookies: list[str]
-    sent: float
-    received: float
-
-    def json(self) -> Any:
-        return json.loads(self.body) if self.body else None
-
-
-class AsyncHttp:
-    """One keep-alive HTTP/1.1 connection, as a browser tab would use (no new dependency)."""
-
-    def __init__(self, port: int, session: str = "") -> None:
-        self.port = port
-        self.session = session
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def close(self) -> None:
-        writer, self.reader, self.writer = self.writer, None, None
-        if writer is not None:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
-
-    async def call(
-        self,
-        method: str,
-        path: str,
-        payload: Any = None,
-        headers: dict[str, str] | None = None,
-    ) -> Reply:
-        try:
-            return await asyncio.wait_for(
-                self._call(method, path, payload, headers), REQUEST_TIMEOUT
-            )
-        except BaseException:
-            await self.close()  # never reuse a connection left mid-response
-            raise
-
-    async def _call(
-        self, method: str, path: str, payload: Any, headers: dict[str, str] | None
-    ) -> Reply:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
-        body = b"" if payload is None else json.dumps(payload).encode()
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
-        lines.append("Accept: application/json")
-        if self.session:
-            # Double-submit CSRF, as the portal's script does: the cookie and the header agree.
-            lines.append(f"Cookie: sessionid={self.session}; csrftoken={CSRF_TOKEN}")
-            lines.append(f"X-CSRFToken: {CSRF_TOKEN}")
-        if payload is not None:
-            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-        sent = time.perf_counter()
-        self.writer.write(raw)
-        await self.writer.drain()
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionError("connection closed by the server")
-        status = int(status_line.split()[1])
-        fields: dict[str, str] = {}
-        cookies: list[str] = []
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            name, value = name.strip().lower(), value.strip()
-            if name == "set-cookie":
-                cookies.append(value)
-            fields[name] = value
-        if "content-length" in fields:
-            content = await self.reader.readexactly(int(fields["content-length"]))
-        elif fields.get("transfer-encoding", "").lower() == "chunked":
-            content = await self._chunks()
-        else:
-            content = await self.reader.read()
-            fields["connection"] = "close"
-        received = time.perf_counter()
-        if fields.get("connection", "").lower() == "close":
-            await self.close()
-        return Reply(status, content, cookies, sent, received)
-
-    async def _chunks(self) -> bytes:
-        assert self.reader is not None
-        parts: list[bytes] = []
-        while True:
-            size = int((await self.reader.readline()).split(b";")[0], 16)
-            if size == 0:
-                await self.reader.readline()
-                return b"".join(parts)
-            parts.append(await self.reader.readexactly(size))
-            await self.reader.readline()
-
-
-CSRF_TOKEN = "benchbenchbenchbenchbenchbench12"  # any 32 letters and digits will do
 
 
 # --- fixture (sync, main thread) -------------------------------------------------------------
@@ -525,33 +417,12 @@ async def pinger(port: int, run: Run, interval: float, stop: asyncio.Event) -> N
 
 async def _login(port: int, number: str, password: str, limit: asyncio.Semaphore) -> str:
     async with limit:
-        client = AsyncHttp(port)
-        try:
-            reply = await client.call("POST", f"/api/play/{number}/login", {"password": password})
-        finally:
-            await client.close()
-    session = session_from(reply.cookies)
-    if reply.status != 200 or not session:
-        raise RuntimeError(f"login to game {number} failed: HTTP {reply.status}")
-    return session
+        return await player_login(port, number, password)
 
 
 async def _connect(port: int, bot: Bot, limit: asyncio.Semaphore) -> ClientConnection:
-    from websockets.asyncio.client import connect
-    from websockets.typing import Origin
-
     async with limit:
-        ws = await connect(
-            f"ws://127.0.0.1:{port}/ws/games/{bot.game_id}/",
-            origin=Origin(f"http://127.0.0.1:{port}"),
-            additional_headers={"Cookie": f"sessionid={bot.session}"},
-            open_timeout=15,
-            max_queue=None,
-        )
-        hello = json.loads(await asyncio.wait_for(ws.recv(), timeout=15))
-        if hello.get("type") != "hello":
-            await ws.close()
-            raise RuntimeError(f"expected hello, got {hello!r}")
+        ws, _hello = await socket_open(port, bot.game_id, bot.session)
         reply = await bot.http.call("GET", f"/api/royale/games/{bot.game_id}/me")
         if reply.status != 200:
             await ws.close()
@@ -843,23 +714,13 @@ def run(args: argparse.Namespace, db_label: str) -> int:
         f"{args.places} crowded places per game; times in ms"
     )
 
-    gc.collect()
-    gc.freeze()
-    exceptions: Counter[str] = Counter()
-    with contextlib.ExitStack() as servers:
-        ports = [servers.enter_context(daphne_server(exceptions)) for _ in range(args.servers)]
-        gc.disable()  # the bots live in this process: no collector pauses in what is measured
-        try:
-            one = asyncio.run(window(ports, [single], places, args))
-            report_window("one game", one, figures(one), rate_target=None)
-            if args.games:
-                five = asyncio.run(window(ports, many, places, args))
-                title = f"{args.games} games at once"
-                report_window(title, five, figures(five), rate_target=RATE_TARGET)
-        finally:
-            gc.enable()
-    for line, n in exceptions.most_common(3):
-        print(f"daphne log: {n} x {line}")
+    with daphne_servers(args.servers) as ports:
+        one = asyncio.run(window(ports, [single], places, args))
+        report_window("one game", one, figures(one), rate_target=None)
+        if args.games:
+            five = asyncio.run(window(ports, many, places, args))
+            title = f"{args.games} games at once"
+            report_window(title, five, figures(five), rate_target=RATE_TARGET)
 
     alive = Character.objects.filter(game_id=single.game_id, status="alive").count()
     seconds, done = close_time(when.single_end, when.single_close)

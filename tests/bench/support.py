@@ -1,5 +1,5 @@
 """Helpers the live benchmarks share: percentiles and their table, session cookies, a bench game,
-a database and a daphne of their own.
+a database and a daphne of their own, a browser tab's HTTP connection and websocket.
 
 Not a benchmark itself (its name does not start with ``bench_``). Importing it puts the project
 root on ``sys.path``, so a benchmark run as a file can import the project.
@@ -7,8 +7,11 @@ root on ``sys.path``, so a benchmark run as a file can import the project.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gc
 import http.client
+import json
 import math
 import os
 import re
@@ -21,14 +24,17 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from http.cookies import SimpleCookie
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
+
     from games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +42,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 READY_SECONDS = 30.0  # daphne must answer within this
+REQUEST_TIMEOUT = 15.0  # one HTTP request or websocket handshake
+CSRF_TOKEN = "benchbenchbenchbenchbenchbench12"  # any 32 letters and digits will do
 RULESET = "islington_256"  # the bench games'
 
 
@@ -128,9 +136,10 @@ def bench_environment() -> None:
     # Every request comes from 127.0.0.1: lift the login limits (only failures count anyway).
     os.environ["LOGIN_LIMIT_PER_ADDRESS"] = "1000000"
     os.environ["LOGIN_LIMIT_TOTAL"] = "1000000"
-    # Keys of our own, so a shared Redis (tests, a dev server) neither disturbs nor is disturbed.
-    os.environ["CHANNELS_PREFIX"] = f"bench{os.getpid()}"
-    os.environ["CACHE_PREFIX"] = f"bench{os.getpid()}"
+    # Keys of our own, so a shared Redis (tests, a dev server) neither disturbs nor is disturbed;
+    # under the prefix the caller gave, if any (a shared machine's worker keeps to its own).
+    for name in ("CHANNELS_PREFIX", "CACHE_PREFIX"):
+        os.environ[name] = f"{os.environ.get(name, '')}bench{os.getpid()}"
     signal.signal(signal.SIGTERM, raise_interrupt)
 
 
@@ -148,6 +157,180 @@ def close_connections() -> None:
     from django.db import connections
 
     connections.close_all()
+
+
+# --- HTTP over asyncio streams ---------------------------------------------------------------
+
+
+@dataclass
+class Reply:
+    status: int
+    body: bytes
+    cookies: list[str]
+    sent: float
+    received: float
+
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+class AsyncHttp:
+    """One keep-alive HTTP/1.1 connection, as a browser tab would use (no new dependency)."""
+
+    def __init__(self, port: int, session: str = "") -> None:
+        self.port = port
+        self.session = session
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        writer, self.reader, self.writer = self.writer, None, None
+        if writer is not None:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        payload: Any = None,
+        headers: dict[str, str] | None = None,
+        form: dict[str, str] | None = None,
+    ) -> Reply:
+        """``payload`` is sent as JSON; ``form`` as a form's fields, with the CSRF cookie and
+        its ``csrfmiddlewaretoken`` (a page's login form)."""
+        try:
+            return await asyncio.wait_for(
+                self._call(method, path, payload, headers, form), REQUEST_TIMEOUT
+            )
+        except BaseException:
+            await self.close()  # never reuse a connection left mid-response
+            raise
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        payload: Any,
+        headers: dict[str, str] | None,
+        form: dict[str, str] | None,
+    ) -> Reply:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
+        lines.append("Accept: application/json")
+        if self.session:
+            # Double-submit CSRF, as the portal's script does: the cookie and the header agree.
+            lines.append(f"Cookie: sessionid={self.session}; csrftoken={CSRF_TOKEN}")
+            lines.append(f"X-CSRFToken: {CSRF_TOKEN}")
+        elif form is not None:
+            lines.append(f"Cookie: csrftoken={CSRF_TOKEN}")
+        if form is not None:
+            body = urlencode({**form, "csrfmiddlewaretoken": CSRF_TOKEN}).encode()
+            lines += ["Content-Type: application/x-www-form-urlencoded"]
+            lines += [f"Content-Length: {len(body)}"]
+        elif payload is not None:
+            body = json.dumps(payload).encode()
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        else:
+            body = b""
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        sent = time.perf_counter()
+        self.writer.write(raw)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("connection closed by the server")
+        status = int(status_line.split()[1])
+        fields: dict[str, str] = {}
+        cookies: list[str] = []
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookies.append(value)
+            fields[name] = value
+        if "content-length" in fields:
+            content = await self.reader.readexactly(int(fields["content-length"]))
+        elif fields.get("transfer-encoding", "").lower() == "chunked":
+            content = await self._chunks()
+        else:
+            content = await self.reader.read()
+            fields["connection"] = "close"
+        received = time.perf_counter()
+        if fields.get("connection", "").lower() == "close":
+            await self.close()
+        return Reply(status, content, cookies, sent, received)
+
+    async def _chunks(self) -> bytes:
+        assert self.reader is not None
+        parts: list[bytes] = []
+        while True:
+            size = int((await self.reader.readline()).split(b";")[0], 16)
+            if size == 0:
+                await self.reader.readline()
+                return b"".join(parts)
+            parts.append(await self.reader.readexactly(size))
+            await self.reader.readline()
+
+
+async def session_sign_in(
+    port: int,
+    path: str,
+    *,
+    payload: Any = None,
+    form: dict[str, str] | None = None,
+    status: int = 200,
+) -> str:
+    """The session cookie a sign-in sets (a JSON ``payload`` or a page's ``form``), over a
+    connection of its own; anything but ``status`` with a session is an error."""
+    client = AsyncHttp(port)
+    try:
+        reply = await client.call("POST", path, payload, form=form)
+    finally:
+        await client.close()
+    session = session_from(reply.cookies)
+    if reply.status != status or not session:
+        raise RuntimeError(f"sign-in at {path} failed: HTTP {reply.status}")
+    return session
+
+
+async def player_login(port: int, number: str, password: str) -> str:
+    """A character's session, signed in as its player does (the login API)."""
+    return await session_sign_in(port, f"/api/play/{number}/login", payload={"password": password})
+
+
+async def director_login(port: int, username: str, password: str) -> str:
+    """A director's session, through the admin's login form (the CSRF cookie and field)."""
+    form = {"username": username, "password": password, "next": "/admin/"}
+    return await session_sign_in(port, "/admin/login/?next=/admin/", form=form, status=302)
+
+
+async def socket_open(
+    port: int, game_id: int, session: str
+) -> tuple[ClientConnection, dict[str, Any]]:
+    """A game's websocket as a page opens it (session cookie, the site's Origin), and its hello."""
+    from websockets.asyncio.client import connect
+    from websockets.typing import Origin
+
+    ws = await connect(
+        f"ws://127.0.0.1:{port}/ws/games/{game_id}/",
+        origin=Origin(f"http://127.0.0.1:{port}"),
+        additional_headers={"Cookie": f"sessionid={session}"},
+        open_timeout=REQUEST_TIMEOUT,
+        max_queue=None,
+    )
+    hello = json.loads(await asyncio.wait_for(ws.recv(), timeout=REQUEST_TIMEOUT))
+    if hello.get("type") != "hello":
+        await ws.close()
+        raise RuntimeError(f"expected hello, got {hello!r}")
+    return ws, hello
 
 
 # --- a game of our own ----------------------------------------------------------------------
@@ -239,6 +422,27 @@ def fresh_database() -> Iterator[str]:
 
 
 # --- daphne ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def daphne_servers(count: int) -> Iterator[list[int]]:
+    """``count`` daphne processes (their ports) for clients in this process, whose own garbage
+    collector is kept from pausing what is measured (the servers' is left alone: it is part of
+    the figures); the servers' commonest exception lines are printed once they have stopped."""
+    gc.collect()
+    gc.freeze()
+    exceptions: Counter[str] = Counter()
+    try:
+        with contextlib.ExitStack() as servers:
+            ports = [servers.enter_context(daphne_server(exceptions)) for _ in range(count)]
+            gc.disable()
+            try:
+                yield ports
+            finally:
+                gc.enable()
+    finally:
+        for line, n in exceptions.most_common(3):
+            print(f"daphne log: {n} x {line}")
 
 
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception)\b.*$", re.MULTILINE)

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from games import card_services
+from games import card_services, room_services
 from games import services as game_services
-from games.models import Announcement, Card, Character, Event, Game
+from games.models import Announcement, Card, Character, Event, Game, RoomMember
 from tests.conftest import ORIGIN, bj, session_cookie, socket_open
 from tests.werewolf.players import Player, Reader, players, werewolf_game
 from werewolf import services
@@ -309,3 +311,33 @@ def test_a_substitute_is_announced_in_its_rooms_and_takes_the_seat(director: Any
         assert texts[-1] == "替补玩家已接替 P2，此后由替补在群内发言"
         new = Player(game, "P2", password.secret)
         assert say(new.client, game, pack, "替补报到").status_code == 200
+
+
+# One send in a room whose members have not moved: the lock, the room, the rules (the cast and
+# the [099] state), the room's members once, the log's row and the game's counters — not every
+# room's members again (tests/bench/bench_rooms.py measured what that cost on a 40-member lobby).
+SEND_QUERIES = 7
+CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")  # the transaction's, by backend
+
+
+def test_a_send_reads_the_rules_but_not_the_rooms_when_nothing_moved_and_follows_what_did() -> None:
+    game, _ids = werewolf_game()
+    Game.objects.filter(pk=game.pk).update(status="draft")  # players post in the lobby
+    cast = players(game)
+    lobby = rooms_of(cast[15])["联谊群"]["room"]
+    author = Character.objects.get(game=game, name="P15")
+    with CaptureQueriesContext(connection) as captured:
+        sent = room_services.room_message_send(
+            game=game, token=lobby, body="大家好", character=author
+        )
+    statements = [q["sql"] for q in captured if not q["sql"].startswith(CONTROL)]
+    assert len(statements) == SEND_QUERIES, "\n".join(statements)
+    assert sent.event.payload["body"] == "大家好"
+
+    # A character written straight into the cast (no event, so no step followed it): the next
+    # send still finds it in the lobby before the message goes out, and it receives that one.
+    newcomer = Character.objects.create(game=game, name="P19")
+    room_services.room_message_send(game=game, token=lobby, body="欢迎新人", character=author)
+    stay = RoomMember.objects.get(room__token=lobby, character=newcomer, left_at__isnull=True)
+    readable = Event.objects.filter(room=stay.room, stream_seq__gt=stay.since)
+    assert [e.payload["body"] for e in readable if e.kind == "room_message"] == ["欢迎新人"]

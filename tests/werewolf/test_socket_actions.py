@@ -134,7 +134,7 @@ async def test_a_skill_one_does_not_have_is_refused_as_the_api_refuses_it(
         await villager.disconnect()
 
 
-def test_one_skill_is_eighteen_statements(director: Any, django_assert_num_queries: Any) -> None:
+def test_one_skill_is_fifteen_statements(director: Any, django_assert_num_queries: Any) -> None:
     game, ids, _ = night_1(director)
     # A wolf's 选举 on night 1 (an engine step, which the rooms follow):
     #    1 BEGIN                     the action's transaction
@@ -148,16 +148,15 @@ def test_one_skill_is_eighteen_statements(director: Any, django_assert_num_queri
     #    9 INSERT games_event        the step's events, in one statement
     #   10 UPDATE games_game         the sequence numbers
     #   11 SELECT games_character    the cast's ids, for the rooms (room_services.room_specs)
-    #   12 SELECT werewolfgame.state read by the kind's rooms reader (kind._rooms)
-    #   13 SELECT games_room         the game's rooms (room_services.rooms_sync)
-    #   14 SELECT games_roommember   their members
-    #   15 SELECT games_character    the members' names
-    #   16 SELECT werewolfgame.state read for the answer's page (selectors.player_view)
-    #   17 INSERT werewolfaction     the answer kept under the idempotency key
-    #   18 COMMIT
+    #   12 SELECT werewolfgame.state read by the kind's rooms reader (kind._rooms); the rules'
+    #                                rooms are those the last sync applied (Game.rooms_digest),
+    #                                so the rooms and their members are not read
+    #   13 SELECT werewolfgame.state read for the answer's page (selectors.player_view)
+    #   14 INSERT werewolfaction     the answer kept under the idempotency key
+    #   15 COMMIT
     # Seven reads of one state row in one locked step: cheap next to a night's other costs,
     # but the place to look first if the role games' actions ever get hot.
-    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(18):
+    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(15):
         services.werewolf_action_submit(
             game_id=game.pk,
             character_id=ids[1],
@@ -180,5 +179,5 @@ async def test_the_socket_adds_no_statement_to_a_skill(director: Any) -> None:
         answer = await socket_act(wolf, "count-2", elect)
         await in_the_thread(counted.__exit__)(None, None, None)
         assert answer["status"] == 200
-        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 18
+        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 15
         await wolf.disconnect()
