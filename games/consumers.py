@@ -149,7 +149,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             raise Forbidden()  # a director's socket: directors act in the admin
         action_key, body = actions.act_frame_read(kind, frame)
         await self._session_holds(seat.character_id)
-        # (Load shedding would answer here, before the service: a ``busy`` answer.)
+        # A saturated process answers 429 ``busy`` from action_run, before the service.
         answer = await actions.action_run(
             kind=kind,
             game_id=self.game_id,

@@ -493,6 +493,11 @@ async def bot_play(bot: Bot, run: Run, think: float) -> None:
             bot.search_ready = reply.received + float(bot.me.get("search_cooldown", 0))
         else:
             act.code = str((data or {}).get("code", reply.status))
+            if act.code == "busy":  # shed: nothing changed; come back when told to
+                run.acts.append(act)
+                wait = float(((data or {}).get("detail") or {}).get("retry_after", 1))
+                await asyncio.sleep(wait * bot.rng.uniform(0.5, 1.5))
+                continue
             if act.code in {"actor_dead", "game_over", "wrong_phase", "game_not_live"}:
                 run.acts.append(act)
                 why = act.code
@@ -855,8 +860,10 @@ def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | No
             f"{len(values)}/{fig.victim_expected[kind]}",
             p99_target(values, PUSH_P99_TARGET_MS),
         )
+    shed = sum(n for k, n in fig.refusals.items() if k.endswith(":busy"))
     rate_line = (
-        f"rate: {fig.rate:.0f} actions/s answered ({fig.accepted_rate:.0f}/s accepted), "
+        f"rate: {fig.rate:.0f} actions/s answered ({fig.accepted_rate:.0f}/s accepted, "
+        f"{shed} shed as busy), "
         f"{len(fig.accepted) + len(fig.refused)} actions in {fig.span:.1f} s"
     )
     if rate_target is not None:
@@ -899,6 +906,10 @@ def report_sides(results: Sequence[tuple[str, str, Run, Figures]]) -> None:
         (
             "push p99 / action p99",
             lambda r, f: ratio(percentile(f.actor_push, 99), percentile(f.accepted, 99)),
+        ),
+        (
+            "shed (429 busy)",
+            lambda r, f: str(sum(n for k, n in f.refusals.items() if k.endswith(":busy"))),
         ),
         ("pushes lost (actor)", lambda r, f: str(f.actor_frames[1] - f.actor_frames[0])),
         (
