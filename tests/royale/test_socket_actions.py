@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection, transaction
@@ -20,6 +21,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import live
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Character, Event, Game
@@ -463,3 +465,41 @@ async def test_the_action_past_the_limit_is_shed_while_one_is_in_flight(
     assert await database_sync_to_async(moves_of)(game, "乙") == 0
     for s in (first, second):
         await s.disconnect()
+
+
+async def test_a_socket_relays_its_pushes_while_its_own_action_waits(
+    night: Any, settings: Any
+) -> None:
+    game, cast = night
+    settings.ACTIONS_SHARED_THREADS = True  # the held action waits in a pool thread
+    socket = await player_socket(game, cast["乙"])
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.filter(pk=game.pk).update(title=F("title"))
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, 10)
+        await socket.send_json_to({"type": "act", "key": "wait-1", "action": MOVE})
+        await asyncio.sleep(0.3)  # 乙's move is waiting for the row
+        # A push to 乙 meanwhile (another process's, say) is relayed at once, not after it.
+        group = live.group_character(game.pk, cast["乙"].id)
+        frame = '{"type":"event","kind":"hit"}'
+        await get_channel_layer().group_send(
+            group, {"type": live.EVENT_MESSAGE_TYPE, "texts": [frame]}
+        )
+        assert await socket.receive_json_from(timeout=2) == {"type": "event", "kind": "hit"}
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 10)
+    answered = await socket.receive_json_from(timeout=10)
+    assert (answered["type"], answered["key"], answered["status"]) == ("answer", "wait-1", 200)
+    await socket.disconnect()
