@@ -69,6 +69,7 @@ if str(ROOT) not in sys.path:
 
 from tests.bench.support import (  # noqa: E402
     RULESET,
+    SERVER_PIDS,
     LatencyTable,
     bench_game,
     bench_run,
@@ -79,6 +80,7 @@ from tests.bench.support import (  # noqa: E402
     p99_target,
     percentile,
     ratio,
+    rss_mib,
     session_from,
     verdict,
     where,
@@ -367,6 +369,7 @@ class Run:
     deadline: float = 0.0
     bots: int = 0
     stopped: Counter[str] = field(default_factory=Counter)
+    rss: dict[int, float] = field(default_factory=dict)  # daphne port -> MiB, window's end
 
 
 def _rank(item: dict[str, Any]) -> int:
@@ -715,6 +718,7 @@ async def window(
                 quiet_until = time.perf_counter() + DRAIN_QUIET_SECONDS
         stop.set()
         await asyncio.gather(pinging, ws_pinging, return_exceptions=True)
+        run.rss = {port: rss_mib(SERVER_PIDS[port]) for port in ports if port in SERVER_PIDS}
     finally:
         stop.set()
         for task in tasks:
@@ -877,6 +881,8 @@ def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | No
         f"bots stopped: {stops}; errors: {failures}; failed pings {run.ping_failed}; "
         f"frames not matched to an action {fig.unmatched}"
     )
+    memory = ", ".join(f"{mib:.0f} MiB" for mib in run.rss.values()) or "-"
+    print(f"daphne memory (RSS at the window's end, each process): {memory}")
     for body, n in Counter(run.server_errors).most_common(2):
         print(f"  {n} x HTTP 5xx: {' '.join(body.split())[:160]}")
 
