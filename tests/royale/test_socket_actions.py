@@ -5,8 +5,10 @@ before the action's pushes, and on nobody else's. Real database, real Redis, rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
+from collections.abc import AsyncIterator
 from importlib import import_module
 from typing import Any
 
@@ -426,18 +428,10 @@ async def test_a_saturated_process_answers_busy_on_both_ways_and_changes_nothing
         await s.disconnect()
 
 
-async def test_the_action_past_the_limit_is_shed_while_one_is_in_flight(
-    night: Any, settings: Any
-) -> None:
-    game, cast = night
-    settings.ACTIONS_IN_FLIGHT_MAX = 1
-    # The pool, as in production: the held action waits in a pool thread, not in the one
-    # thread of thread-sensitive work that the test's session reads (locmem cache) also need.
-    settings.ACTIONS_SHARED_THREADS = True
-    first = await player_socket(game, cast["甲"])
-    second = await player_socket(game, cast["乙"])
-    # Another connection holds the game's row (a write: SQLite's lock, PostgreSQL's row lock),
-    # so 甲's move stays in flight, waiting for it.
+@contextlib.asynccontextmanager
+async def row_held(game: Game) -> AsyncIterator[None]:
+    """Another connection holds the game's row (a write: SQLite's lock, PostgreSQL's row lock),
+    so an action sent meanwhile stays in flight, waiting for it, until the block ends."""
     locked, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -453,13 +447,27 @@ async def test_the_action_past_the_limit_is_shed_while_one_is_in_flight(
     holder.start()
     try:
         assert await asyncio.to_thread(locked.wait, 10)
+        yield
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 10)
+
+
+async def test_the_action_past_the_limit_is_shed_while_one_is_in_flight(
+    night: Any, settings: Any
+) -> None:
+    game, cast = night
+    settings.ACTIONS_IN_FLIGHT_MAX = 1
+    # The pool, as in production: the held action waits in a pool thread, not in the one
+    # thread of thread-sensitive work that the test's session reads (locmem cache) also need.
+    settings.ACTIONS_SHARED_THREADS = True
+    first = await player_socket(game, cast["甲"])
+    second = await player_socket(game, cast["乙"])
+    async with row_held(game):
         await first.send_json_to({"type": "act", "key": "held-1", "action": MOVE})
         await asyncio.sleep(0.3)  # 甲's action is waiting for the row
         shed = await socket_act(second, "held-2", MOVE)
         assert (shed["status"], shed["error"]) == (429, BUSY)
-    finally:
-        release.set()
-        await asyncio.to_thread(holder.join, 10)
     answered = await first.receive_json_from(timeout=10)
     assert (answered["type"], answered["key"], answered["status"]) == ("answer", "held-1", 200)
     assert await database_sync_to_async(moves_of)(game, "乙") == 0
@@ -473,21 +481,7 @@ async def test_a_socket_relays_its_pushes_while_its_own_action_waits(
     game, cast = night
     settings.ACTIONS_SHARED_THREADS = True  # the held action waits in a pool thread
     socket = await player_socket(game, cast["乙"])
-    locked, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                Game.objects.filter(pk=game.pk).update(title=F("title"))
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert await asyncio.to_thread(locked.wait, 10)
+    async with row_held(game):
         await socket.send_json_to({"type": "act", "key": "wait-1", "action": MOVE})
         await asyncio.sleep(0.3)  # 乙's move is waiting for the row
         # A push to 乙 meanwhile (another process's, say) is relayed at once, not after it.
@@ -497,9 +491,6 @@ async def test_a_socket_relays_its_pushes_while_its_own_action_waits(
             group, {"type": live.EVENT_MESSAGE_TYPE, "texts": [frame]}
         )
         assert await socket.receive_json_from(timeout=2) == {"type": "event", "kind": "hit"}
-    finally:
-        release.set()
-        await asyncio.to_thread(holder.join, 10)
     answered = await socket.receive_json_from(timeout=10)
     assert (answered["type"], answered["key"], answered["status"]) == ("answer", "wait-1", 200)
     await socket.disconnect()
