@@ -324,6 +324,9 @@ SERVE_STATIC = _env_bool("SERVE_STATIC", True)
 # Player actions (HTTP and socket) run on a small shared thread pool (games/actions.py); 0 runs
 # each in the request's own thread, as the test suite must.
 ACTIONS_SHARED_THREADS = _env_bool("ACTIONS_SHARED_THREADS", True)
+# Actions one process takes at once (HTTP and socket together); one more is answered 429 busy
+# with Retry-After (games.actions) instead of waiting in a queue that only grows.
+ACTIONS_IN_FLIGHT_MAX = int(os.environ.get("ACTIONS_IN_FLIGHT_MAX", "32"))
 # A royale's state is stored whole after every this many actions (and at every transition and
 # intervention); the logged steps in between are re-run on the snapshot when needed.
 ROYALE_SNAPSHOT_EVERY = int(os.environ.get("ROYALE_SNAPSHOT_EVERY", "64"))

@@ -19,8 +19,26 @@ from pydantic import ValidationError
 
 from games.api_input import input_refused
 from games.engine.errors import Forbidden, InvalidInput
-from games.errors import BadIdempotencyKey
+from games.errors import BadIdempotencyKey, Busy
 from games.registry import ActionSubmit, GameKind
+
+BUSY_RETRY_AFTER = 1  # seconds: a night's queue clears in well under that once the load eases
+
+
+class _InFlight:
+    """Actions of this process between their admission and their answer (waiting for a pool
+    thread or the game's row lock, or running). Read and written on the event loop only."""
+
+    count = 0
+
+
+def _admit() -> None:
+    """Shed the action when the process already has its share in flight: a queue past that
+    only makes every answer, and every push behind it, later (issue 19). A plain counter: the
+    answer must be immediate, where a semaphore would make the action wait in line."""
+    if _InFlight.count >= settings.ACTIONS_IN_FLIGHT_MAX:
+        raise Busy(retry_after=BUSY_RETRY_AFTER)
+    _InFlight.count += 1
 
 
 def _pooled(submit: ActionSubmit, language: str | None) -> Callable[..., dict[str, Any]]:
@@ -50,7 +68,8 @@ async def action_run(
     language: str | None = None,
 ) -> dict[str, Any]:
     """Apply one action of ``character_id`` (whom the caller authenticated) and return its
-    answer; a ``RuleError`` is the refusal, which the caller answers in its own framing."""
+    answer; a ``RuleError`` is the refusal, which the caller answers in its own framing —
+    ``Busy`` (429) when the process has ``ACTIONS_IN_FLIGHT_MAX`` actions in flight already."""
     if kind.action_submit is None:
         raise Forbidden()
     # Actions of one game queue on its row lock anyway: a small shared pool of threads, rather
@@ -60,9 +79,13 @@ async def action_run(
         _pooled(kind.action_submit, language),
         thread_sensitive=not settings.ACTIONS_SHARED_THREADS,
     )
-    return await submit(
-        game_id=game_id, character_id=character_id, body=body, key=key, now=timezone.now()
-    )
+    _admit()
+    try:
+        return await submit(
+            game_id=game_id, character_id=character_id, body=body, key=key, now=timezone.now()
+        )
+    finally:
+        _InFlight.count -= 1
 
 
 def act_frame_read(kind: GameKind, frame: Mapping[str, Any]) -> tuple[str, Schema]:

@@ -77,6 +77,7 @@ ACTION_RESPONSES = {
     403: ErrorOut,
     404: ErrorOut,
     409: ErrorOut,
+    429: ErrorOut,  # busy: the process sheds load (games.actions), with Retry-After
 }
 
 

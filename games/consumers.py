@@ -3,7 +3,10 @@ and a player's actions (``act`` frames), answered on the same socket as the API 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import SimpleNamespace
@@ -18,6 +21,7 @@ from django.utils import translation
 from config.bad_input import BadCharacters, json_bad
 from games import actions, live, room_selectors, selectors
 from games.engine.errors import Forbidden, InvalidInput, NotAuthenticated, RuleError
+from games.errors import Busy
 from games.models import Game
 from games.registry import kind_get
 
@@ -25,6 +29,9 @@ REFUSED = 4403
 # The character's credentials were reset (a new password, a substitute), or it signed out of
 # this session: sign in again.
 REVOKED = 4401
+# Frames of one socket waiting for its actions to run; one more is answered busy at once.
+ACTS_QUEUED_MAX = 8
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None
     seat: _Seat
     language: str
+    # The socket's act frames, run one after the other by their own task (``_acts_run``), so
+    # that this consumer goes on relaying pushes while an action waits for its game's row.
+    _acts: asyncio.Queue[dict[str, Any]]
+    _actor: asyncio.Task[None] | None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # channels' own dispatch first closes stale database connections, a hop to its one
@@ -85,6 +96,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.joined = []
+        self._acts = asyncio.Queue()
+        self._actor = None
         self.game_id = game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session") or {}
         self.session_key = session_key = getattr(session, "session_key", None)
@@ -111,6 +124,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "hello", "heads": seat.heads, "rooms": seat.rooms})
 
     async def disconnect(self, code: int) -> None:
+        actor, self._actor = getattr(self, "_actor", None), None
+        if actor is not None:
+            # An action already in its thread still commits; its frame sent again (same key)
+            # on the next socket gets its answer.
+            actor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await actor
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
@@ -137,15 +157,40 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type")
         if kind == "act":
-            await self._act_answer(content)
+            await self._act_queue(content)
         elif kind == "ping":  # keeps proxies awake
             await self.send_json({"type": "pong"})
 
+    async def _act_queue(self, frame: dict[str, Any]) -> None:
+        """Hand the frame to the socket's actions task and return: Channels awaits each message
+        in turn, and a consumer awaiting an action here would hold back every push to this
+        socket (a victim's hit behind its own action's wait for the row lock). The actions of
+        one socket still run in the order sent; past a few waiting, the frame is shed."""
+        if self._acts.qsize() >= ACTS_QUEUED_MAX:
+            await self._answer_error(_key_echo(frame), Busy(retry_after=actions.BUSY_RETRY_AFTER))
+            return
+        self._acts.put_nowait(frame)
+        if self._actor is None:
+            self._actor = asyncio.create_task(self._acts_run())
+
+    async def _acts_run(self) -> None:
+        while True:
+            frame = await self._acts.get()
+            try:
+                await self._act_answer(frame)
+            except Exception:
+                # What would have ended the consumer had it run in its dispatch: close.
+                logger.exception("act frame failed")
+                await self.close(code=1011)
+                return
+
     async def _act_answer(self, frame: dict[str, Any]) -> None:
-        """One action: the answer, on this socket, is sent before this consumer handles any
-        other message, so it precedes the action's own pushes, which reach this socket through
-        the channel layer after the commit. (Underscored: Channels would dispatch a channel-layer
-        message of type ``act`` to a method named ``act``.)"""
+        """One action and its answer, on this socket. The answer precedes the action's own
+        pushes: the service's thread queues the pushes on this loop and then hands back the
+        answer, which is sent as soon as the loop resumes this task, while the pushes still
+        go to Redis and come back through the layer's subscription (a round trip and two
+        reads) before they reach this consumer. (Underscored: Channels would dispatch a
+        channel-layer message of type ``act`` to a method named ``act``.)"""
         key = _key_echo(frame)
         try:
             answer = await self._act_run(frame)
@@ -161,7 +206,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             raise Forbidden()  # a director's socket: directors act in the admin
         action_key, body = actions.act_frame_read(kind, frame)
         await self._session_holds(seat.character_id)
-        # (Load shedding would answer here, before the service: a ``busy`` answer.)
+        # A saturated process answers 429 ``busy`` from action_run, before the service.
         answer = await actions.action_run(
             kind=kind,
             game_id=self.game_id,

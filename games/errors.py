@@ -14,6 +14,16 @@ class LoginFailed(RuleError):
     message_en = "Wrong password, or the login link is no longer valid."
 
 
+class Busy(RuleError):
+    """Load shed: the process has as many actions in flight as it takes (games.actions). Said
+    at once, with when to come back (``Retry-After``), rather than queued without bound."""
+
+    code = "busy"
+    status = 429
+    message = "服务器繁忙，请稍后再试。"
+    message_en = "The server is busy; please try again shortly."
+
+
 class NotDirector(RuleError):
     code = "not_director"
     status = 403

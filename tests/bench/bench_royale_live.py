@@ -1,4 +1,4 @@
-"""Royale live: players acting over HTTP with websockets open, and the scheduled night close.
+"""Royale live: players acting over HTTP or their websockets, and the scheduled night close.
 
 Runnable alone (``python tests/bench/bench_royale_live.py``) or through ``make bench``. It uses a
 database of its own (a temporary SQLite file, or a fresh database on the PostgreSQL server of
@@ -17,10 +17,17 @@ portal's would. Between actions a bot waits a random think time (uniform 0.5-1.5
 a night's MP in about 15 s, a real 15-minute window compressed some 60 times, so 40 players
 offer about 80 actions/s and 5 games about 400 actions/s. A bot stops when nothing useful is
 left before the window closes. Meanwhile a separate connection GETs /api/ping (the no-op
-baseline) every --ping-ms, in the same run.
+baseline) every --ping-ms, in the same run, and a socket of its own sends ``ping`` frames (the
+socket's baseline, its ``pong``).
+
+Two ways in (--via, default both: one after the other, each on fresh games, in the same run):
+``http`` POSTs each action with its Idempotency-Key; ``socket`` sends it as an ``act`` frame
+(``{"type": "act", "key": K, "action": {...}}``) on the bot's already open websocket and reads
+the ``answer`` frame with that key, as the portal's act.js does.
 
 Measured:
-  action   request sent -> response read, per request (accepted; refused shown apart);
+  action   request (frame) sent -> response (answer frame) read, per action (accepted;
+           refused shown apart);
   push     request sent -> the action's frames read at the actor's socket (the last of them),
            and at the victim's socket (the ``hit`` of an attack; a whisper's recipient);
            frames are matched to actions by game and event time (``at``);
@@ -45,10 +52,12 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from websockets.exceptions import ConnectionClosed
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -58,17 +67,23 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.bench.support import (  # noqa: E402
+    REQUEST_TIMEOUT,
     RULESET,
+    SERVER_PIDS,
     AsyncHttp,
     LatencyTable,
+    Reply,
     bench_game,
     bench_run,
     close_connections,
     daphne_servers,
     django_migrated,
+    ms,
     p99_target,
     percentile,
     player_login,
+    ratio,
+    rss_mib,
     socket_open,
     verdict,
     where,
@@ -225,6 +240,10 @@ class Bot:
     found_used: bool = False
     dead: bool = False
     actions: int = 0
+    ws: ClientConnection | None = None  # its socket, for the act frames (--via socket)
+    answers: dict[str, asyncio.Future[tuple[dict[str, Any], float]]] = field(
+        default_factory=dict
+    )  # key -> (answer frame, read at)
 
 
 @dataclass
@@ -235,6 +254,8 @@ class Run:
     frames: list[Frame] = field(default_factory=list)
     pings: list[float] = field(default_factory=list)
     ping_failed: int = 0
+    ws_pings: list[float] = field(default_factory=list)  # ping frame -> pong, own socket
+    via: str = "http"
     failed: Counter[str] = field(default_factory=Counter)  # transport errors, by type
     server_errors: list[str] = field(default_factory=list)  # bodies of 5xx responses
     refreshes: int = 0
@@ -242,6 +263,7 @@ class Run:
     deadline: float = 0.0
     bots: int = 0
     stopped: Counter[str] = field(default_factory=Counter)
+    rss: dict[int, float] = field(default_factory=dict)  # daphne port -> MiB, window's end
 
 
 def _rank(item: dict[str, Any]) -> int:
@@ -294,9 +316,32 @@ def choose(bot: Bot, now: float, deadline: float) -> dict[str, Any] | float | No
     return None
 
 
+async def _act_http(bot: Bot, choice: dict[str, Any], key: str) -> Reply:
+    path = f"/api/royale/games/{bot.game_id}/actions"
+    return await bot.http.call("POST", path, choice, {"Idempotency-Key": key})
+
+
+async def _act_socket(bot: Bot, choice: dict[str, Any], key: str) -> Reply:
+    """The action as an ``act`` frame on the bot's socket; its ``answer`` frame as a Reply (the
+    answer's body, or the error's, and its status), so both ways are read by the same code."""
+    assert bot.ws is not None
+    answered = asyncio.get_running_loop().create_future()
+    bot.answers[key] = answered
+    frame = json.dumps({"type": "act", "key": key, "action": choice}, ensure_ascii=False)
+    sent = time.perf_counter()
+    try:
+        await bot.ws.send(frame)
+        answer, received = await asyncio.wait_for(answered, REQUEST_TIMEOUT)
+    finally:
+        bot.answers.pop(key, None)
+    status = int(answer["status"])
+    body = answer["answer"] if status == 200 else answer.get("error", {})
+    return Reply(status, json.dumps(body).encode(), [], sent, received)
+
+
 async def bot_play(bot: Bot, run: Run, think: float) -> None:
     await asyncio.sleep(bot.rng.uniform(0, think))  # players arrive over the first moments
-    path = f"/api/royale/games/{bot.game_id}/actions"
+    act_send = _act_socket if run.via == "socket" else _act_http
     why = "window closed"
     while True:
         now = time.perf_counter()
@@ -312,8 +357,8 @@ async def bot_play(bot: Bot, run: Run, think: float) -> None:
         bot.actions += 1
         key = f"c{bot.character}-{bot.actions}"
         try:
-            reply = await bot.http.call("POST", path, choice, {"Idempotency-Key": key})
-        except (TimeoutError, OSError, ValueError) as exc:
+            reply = await act_send(bot, choice, key)
+        except (TimeoutError, OSError, ValueError, ConnectionClosed) as exc:
             run.failed[type(exc).__name__] += 1
             why = "transport error"
             break
@@ -345,6 +390,11 @@ async def bot_play(bot: Bot, run: Run, think: float) -> None:
             bot.search_ready = reply.received + float(bot.me.get("search_cooldown", 0))
         else:
             act.code = str((data or {}).get("code", reply.status))
+            if act.code == "busy":  # shed: nothing changed; come back when told to
+                run.acts.append(act)
+                wait = float(((data or {}).get("detail") or {}).get("retry_after", 1))
+                await asyncio.sleep(wait * bot.rng.uniform(0.5, 1.5))
+                continue
             if act.code in {"actor_dead", "game_over", "wrong_phase", "game_not_live"}:
                 run.acts.append(act)
                 why = act.code
@@ -378,6 +428,11 @@ async def receive(ws: ClientConnection, bot: Bot, run: Run) -> None:
     async for raw in ws:
         arrived = time.perf_counter()
         frame = json.loads(raw)
+        if frame.get("type") == "answer":
+            answered = bot.answers.get(frame.get("key") or "")
+            if answered is not None and not answered.done():
+                answered.set_result((frame, arrived))
+            continue
         if frame.get("type") != "event":
             continue
         run.frames.append(
@@ -415,6 +470,38 @@ async def pinger(port: int, run: Run, interval: float, stop: asyncio.Event) -> N
         await client.close()
 
 
+async def socket_pinger(
+    port: int, bot: Bot, run: Run, interval: float, stop: asyncio.Event
+) -> None:
+    """``ping`` frames on a socket of their own (a second tab of one bot's session): the round
+    trip the socket's actions are compared with."""
+    from websockets.asyncio.client import connect
+    from websockets.typing import Origin
+
+    async with connect(
+        f"ws://127.0.0.1:{port}/ws/games/{bot.game_id}/",
+        origin=Origin(f"http://127.0.0.1:{port}"),
+        additional_headers={"Cookie": f"sessionid={bot.session}"},
+        open_timeout=15,
+        max_queue=None,
+    ) as ws:
+        while not stop.is_set():
+            sent = time.perf_counter()
+            try:
+                await ws.send('{"type":"ping"}')
+                while (
+                    json.loads(await asyncio.wait_for(ws.recv(), REQUEST_TIMEOUT)).get("type")
+                    != "pong"
+                ):
+                    pass  # the character's own frames come on this socket too
+                run.ws_pings.append(time.perf_counter() - sent)
+            except (TimeoutError, OSError, ConnectionClosed):
+                run.ping_failed += 1
+                return
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
+
+
 async def _login(port: int, number: str, password: str, limit: asyncio.Semaphore) -> str:
     async with limit:
         return await player_login(port, number, password)
@@ -436,9 +523,10 @@ async def window(
     fixtures: Sequence[GameFixture],
     places: dict[int, list[str]],
     args: argparse.Namespace,
+    via: str,
 ) -> Run:
     """Log everyone in, open their sockets, then play one (compressed) night window."""
-    run = Run()
+    run = Run(via=via)
     limit = asyncio.Semaphore(CONCURRENT_SETUP)
     bots: list[Bot] = []
     sockets: list[ClientConnection] = []
@@ -469,6 +557,8 @@ async def window(
                     )
                 )
         sockets += await asyncio.gather(*(_connect(bot.http.port, bot, limit) for bot in bots))
+        for ws, bot in zip(sockets, bots, strict=True):
+            bot.ws = ws
         tasks += [
             asyncio.create_task(receive(ws, bot, run))
             for ws, bot in zip(sockets, bots, strict=True)
@@ -476,7 +566,10 @@ async def window(
         run.bots = len(bots)
         await asyncio.sleep(0.3)
         pinging = asyncio.create_task(pinger(ports[0], run, args.ping_ms / 1000, stop))
-        tasks.append(pinging)
+        ws_pinging = asyncio.create_task(
+            socket_pinger(ports[0], bots[0], run, args.ping_ms / 1000, stop)
+        )
+        tasks += [pinging, ws_pinging]
         run.start = time.perf_counter()
         run.deadline = run.start + args.window
         players = [asyncio.create_task(bot_play(bot, run, args.think_ms / 1000)) for bot in bots]
@@ -497,7 +590,8 @@ async def window(
                 seen = len(run.frames)
                 quiet_until = time.perf_counter() + DRAIN_QUIET_SECONDS
         stop.set()
-        await pinging
+        await asyncio.gather(pinging, ws_pinging, return_exceptions=True)
+        run.rss = {port: rss_mib(SERVER_PIDS[port]) for port in ports if port in SERVER_PIDS}
     finally:
         stop.set()
         for task in tasks:
@@ -597,14 +691,21 @@ def figures(run: Run) -> Figures:
     )
 
 
+def path_pings(run: Run) -> list[float]:
+    """The baseline of the run's way in: GET /api/ping for HTTP, the socket's ping frame."""
+    return run.ws_pings if run.via == "socket" else run.pings
+
+
 def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | None) -> None:
     act99 = percentile(fig.accepted, 99)
-    print(f"\n{title}: {run.bots} players, window {run.deadline - run.start:.0f} s")
-    table = LatencyTable(run.pings)
+    way = "act frames on the sockets" if run.via == "socket" else "POST over HTTP"
+    print(f"\n{title}, {way}: {run.bots} players, window {run.deadline - run.start:.0f} s")
+    table = LatencyTable(path_pings(run))  # the ratios: to the baseline of the same way in
     table.header()
     row = table.row
 
     row("ping   GET /api/ping (baseline)", run.pings)
+    row("ping   socket ping -> pong (baseline)", run.ws_pings)
     action_ok = (
         act99 * 1000 <= ACTION_P99_TARGET_MS and act99 <= ACTION_P99_TARGET_RATIO * table.ping99
     )
@@ -636,8 +737,10 @@ def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | No
             f"{len(values)}/{fig.victim_expected[kind]}",
             p99_target(values, PUSH_P99_TARGET_MS),
         )
+    shed = sum(n for k, n in fig.refusals.items() if k.endswith(":busy"))
     rate_line = (
-        f"rate: {fig.rate:.0f} actions/s answered ({fig.accepted_rate:.0f}/s accepted), "
+        f"rate: {fig.rate:.0f} actions/s answered ({fig.accepted_rate:.0f}/s accepted, "
+        f"{shed} shed as busy), "
         f"{len(fig.accepted) + len(fig.refused)} actions in {fig.span:.1f} s"
     )
     if rate_target is not None:
@@ -651,8 +754,56 @@ def report_window(title: str, run: Run, fig: Figures, *, rate_target: float | No
         f"bots stopped: {stops}; errors: {failures}; failed pings {run.ping_failed}; "
         f"frames not matched to an action {fig.unmatched}"
     )
+    memory = ", ".join(f"{mib:.0f} MiB" for mib in run.rss.values()) or "-"
+    print(f"daphne memory (RSS at the window's end, each process): {memory}")
     for body, n in Counter(run.server_errors).most_common(2):
         print(f"  {n} x HTTP 5xx: {' '.join(body.split())[:160]}")
+
+
+def report_sides(results: Sequence[tuple[str, str, Run, Figures]]) -> None:
+    """Each scenario's headline figures, one column per way in, measured in this run."""
+    scenarios = list(dict.fromkeys(title for title, _, _, _ in results))
+    vias = list(dict.fromkeys(via for _, via, _, _ in results))
+    if len(vias) < 2:
+        return
+    cells = {(title, via): (run, fig) for title, via, run, fig in results}
+
+    def pair(values: Sequence[float]) -> str:
+        return f"{ms(percentile(values, 50))} / {ms(percentile(values, 99))}"
+
+    lines: list[tuple[str, Callable[[Run, Figures], str]]] = [
+        ("actions/s answered", lambda r, f: f"{f.rate:.0f}"),
+        ("action p50 / p99", lambda r, f: pair(f.accepted)),
+        ("push → actor p50 / p99", lambda r, f: pair(f.actor_push)),
+        ("push → victim p50 / p99", lambda r, f: pair(f.victim_push["attack"])),
+        ("push → whisper p50 / p99", lambda r, f: pair(f.victim_push["whisper"])),
+        ("ping of the way p50 / p99", lambda r, f: pair(path_pings(r))),
+        (
+            "action p99 / ping p99",
+            lambda r, f: ratio(percentile(f.accepted, 99), percentile(path_pings(r), 99)),
+        ),
+        (
+            "push p99 / action p99",
+            lambda r, f: ratio(percentile(f.actor_push, 99), percentile(f.accepted, 99)),
+        ),
+        (
+            "shed (429 busy)",
+            lambda r, f: str(sum(n for k, n in f.refusals.items() if k.endswith(":busy"))),
+        ),
+        ("pushes lost (actor)", lambda r, f: str(f.actor_frames[1] - f.actor_frames[0])),
+        (
+            "pushes lost (victims)",
+            lambda r, f: str(
+                sum(f.victim_expected.values()) - sum(len(v) for v in f.victim_push.values())
+            ),
+        ),
+    ]
+    for title in scenarios:
+        print(f"\n{title}, side by side (ms):")
+        print(f"{'':<28}" + "".join(f"{via:>22}" for via in vias))
+        for name, cell in lines:
+            values = [cell(*cells[(title, via)]) if (title, via) in cells else "-" for via in vias]
+            print(f"{name:<28}" + "".join(f"{v:>22}" for v in values))
 
 
 # --- night close -----------------------------------------------------------------------------
@@ -685,18 +836,40 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     from games.services import transitions_run_due
 
     when = schedule_make()
-    single = game_make("live-1", when.single_end, when.single_close, passwords=True)
-    many = [
-        game_make(f"live-5-{i}", when.many_end, when.many_close, passwords=True)
-        for i in range(args.games)
-    ]
+    vias = ["http", "socket"] if args.via == "both" else [args.via]
+    # Fresh games for each way in. The first way's are the ones the night close times; the
+    # others' nights end after it, so the close counts are those of one way's games.
+    later_end = when.many_close + dt.timedelta(hours=1)
+    later_close = later_end + dt.timedelta(minutes=5)
+    played: dict[str, tuple[GameFixture, list[GameFixture]]] = {}
+    for n, via in enumerate(vias):
+        first = n == 0
+        played[via] = (
+            game_make(
+                f"live-1-{via}",
+                when.single_end if first else later_end,
+                when.single_close if first else later_close,
+                passwords=True,
+            ),
+            [
+                game_make(
+                    f"live-5-{via}-{i}",
+                    when.many_end if first else later_end,
+                    when.many_close if first else later_close,
+                    passwords=True,
+                )
+                for i in range(args.games)
+            ],
+        )
+    single = played[vias[0]][0]
+    playing = [f for one, five in played.values() for f in (one, *five)]
     extra = [
         game_make(f"close-{i}", when.many_end, when.many_close, passwords=False)
         for i in range(args.close_games - args.games)
     ]
     opened = transitions_run_due(now=when.opened)
     nights = sum(1 for _, _, kind in opened if kind == "night_open")
-    places = {f.game_id: crowded_places(f.game_id, args.places) for f in [single, *many, *extra]}
+    places = {f.game_id: crowded_places(f.game_id, args.places) for f in [*playing, *extra]}
     spawn_start = time.perf_counter()
     for fixture in extra:
         spawn_all(fixture, places[fixture.game_id])
@@ -707,20 +880,26 @@ def run(args: argparse.Namespace, db_label: str) -> int:
         f"{args.servers} daphne; {os.cpu_count()} CPUs; Python {platform.python_version()}"
     )
     print(
-        f"setup {time.perf_counter() - started:.1f} s: {1 + args.close_games} games of "
+        f"setup {time.perf_counter() - started:.1f} s: {len(playing) + len(extra)} games of "
         f"{PLAYERS}, night 1 open in {nights}; {len(extra) * PLAYERS} characters spawned through "
         f"action_submit in {spawned:.1f} s ({spawned / max(1, len(extra) * PLAYERS) * 1000:.1f} "
         f"ms each); think {args.think_ms:.0f} ms ±50%, ping every {args.ping_ms:.0f} ms; "
         f"{args.places} crowded places per game; times in ms"
     )
 
+    results: list[tuple[str, str, Run, Figures]] = []
     with daphne_servers(args.servers) as ports:
-        one = asyncio.run(window(ports, [single], places, args))
-        report_window("one game", one, figures(one), rate_target=None)
-        if args.games:
-            five = asyncio.run(window(ports, many, places, args))
-            title = f"{args.games} games at once"
-            report_window(title, five, figures(five), rate_target=RATE_TARGET)
+        for via in vias:
+            one_game, games = played[via]
+            one = asyncio.run(window(ports, [one_game], places, args, via))
+            results.append(("one game", via, one, figures(one)))
+            report_window("one game", one, results[-1][3], rate_target=None)
+            if args.games:
+                five = asyncio.run(window(ports, games, places, args, via))
+                title = f"{args.games} games at once"
+                results.append((title, via, five, figures(five)))
+                report_window(title, five, results[-1][3], rate_target=RATE_TARGET)
+        report_sides(results)
 
     alive = Character.objects.filter(game_id=single.game_id, status="alive").count()
     seconds, done = close_time(when.single_end, when.single_close)
@@ -755,6 +934,12 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--close-games", type=int, default=25, help="games closed together")
     parser.add_argument("--places", type=int, default=4, help="crowded places per game")
     parser.add_argument("--seed", type=int, default=1, help="the bots' choices")
+    parser.add_argument(
+        "--via",
+        choices=("http", "socket", "both"),
+        default="both",
+        help="how the bots act: POST over HTTP, act frames on their sockets, or both in turn",
+    )
     args = parser.parse_args(argv)
     if args.close_games < args.games:
         parser.error("--close-games must be at least --games")

@@ -445,6 +445,20 @@ def daphne_servers(count: int) -> Iterator[list[int]]:
             print(f"daphne log: {n} x {line}")
 
 
+SERVER_PIDS: dict[int, int] = {}  # port -> pid of each running daphne_server
+
+
+def rss_mib(pid: int) -> float:
+    """A process's resident memory now (Linux /proc; nan elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return math.nan
+
+
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception)\b.*$", re.MULTILINE)
 
 
@@ -473,9 +487,11 @@ def daphne_server(exceptions: Counter[str] | None = None) -> Iterator[int]:
     ok = False
     try:
         wait_ready(process, port)
+        SERVER_PIDS[port] = process.pid
         yield port
         ok = True
     finally:
+        SERVER_PIDS.pop(port, None)
         process_stop(process)
         log.close()
         text = Path(log.name).read_text(errors="replace")

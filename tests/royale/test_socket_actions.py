@@ -4,19 +4,26 @@ before the action's pushes, and on nobody else's. Real database, real Redis, rea
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import threading
+from collections.abc import AsyncIterator
 from importlib import import_module
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import live
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Character, Event, Game
@@ -381,4 +388,109 @@ async def test_the_socket_adds_no_statement_to_an_action(night: Any) -> None:
         q["sql"].split()[0] for q in await in_the_thread(lambda: counted.captured_queries)()
     ]
     assert statements == ["BEGIN", "SELECT", "INSERT", "UPDATE", "INSERT", "COMMIT"], statements
+    await socket.disconnect()
+
+
+BUSY = {"code": "busy", "message": "服务器繁忙，请稍后再试。", "detail": {"retry_after": 1}}
+
+
+async def test_a_saturated_process_answers_busy_on_both_ways_and_changes_nothing(
+    night: Any, settings: Any
+) -> None:
+    game, cast = night
+    settings.ACTIONS_IN_FLIGHT_MAX = 0
+    socket = await player_socket(game, cast["甲"])
+    english = await player_socket(game, cast["乙"], (b"accept-language", b"en-US,en;q=0.9"))
+    before = await database_sync_to_async(unchanged)(game)
+    shed = await socket_act(socket, "busy-1", MOVE)
+    assert shed == {"type": "answer", "key": "busy-1", "status": 429, "error": BUSY}
+
+    def post() -> Any:
+        response = cast["甲"].client.post(
+            f"/api/royale/games/{game.pk}/actions",
+            json.dumps(MOVE),
+            content_type="application/json",
+            headers={"Idempotency-Key": "busy-2"},
+        )
+        return response.status_code, response.headers.get("Retry-After"), response.json()
+
+    assert await database_sync_to_async(post)() == (429, "1", BUSY)
+    in_english = await socket_act(english, "busy-3", MOVE)
+    assert in_english["error"] == {
+        **BUSY,
+        "message": "The server is busy; please try again shortly.",
+    }
+    assert await database_sync_to_async(unchanged)(game) == before
+    # Not an answer kept under the key: once the load eases, the same key is a fresh action.
+    settings.ACTIONS_IN_FLIGHT_MAX = 1
+    assert (await socket_act(socket, "busy-1", MOVE))["status"] == 200
+    for s in (socket, english):
+        await s.disconnect()
+
+
+@contextlib.asynccontextmanager
+async def row_held(game: Game) -> AsyncIterator[None]:
+    """Another connection holds the game's row (a write: SQLite's lock, PostgreSQL's row lock),
+    so an action sent meanwhile stays in flight, waiting for it, until the block ends."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.filter(pk=game.pk).update(title=F("title"))
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, 10)
+        yield
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 10)
+
+
+async def test_the_action_past_the_limit_is_shed_while_one_is_in_flight(
+    night: Any, settings: Any
+) -> None:
+    game, cast = night
+    settings.ACTIONS_IN_FLIGHT_MAX = 1
+    # The pool, as in production: the held action waits in a pool thread, not in the one
+    # thread of thread-sensitive work that the test's session reads (locmem cache) also need.
+    settings.ACTIONS_SHARED_THREADS = True
+    first = await player_socket(game, cast["甲"])
+    second = await player_socket(game, cast["乙"])
+    async with row_held(game):
+        await first.send_json_to({"type": "act", "key": "held-1", "action": MOVE})
+        await asyncio.sleep(0.3)  # 甲's action is waiting for the row
+        shed = await socket_act(second, "held-2", MOVE)
+        assert (shed["status"], shed["error"]) == (429, BUSY)
+    answered = await first.receive_json_from(timeout=10)
+    assert (answered["type"], answered["key"], answered["status"]) == ("answer", "held-1", 200)
+    assert await database_sync_to_async(moves_of)(game, "乙") == 0
+    for s in (first, second):
+        await s.disconnect()
+
+
+async def test_a_socket_relays_its_pushes_while_its_own_action_waits(
+    night: Any, settings: Any
+) -> None:
+    game, cast = night
+    settings.ACTIONS_SHARED_THREADS = True  # the held action waits in a pool thread
+    socket = await player_socket(game, cast["乙"])
+    async with row_held(game):
+        await socket.send_json_to({"type": "act", "key": "wait-1", "action": MOVE})
+        await asyncio.sleep(0.3)  # 乙's move is waiting for the row
+        # A push to 乙 meanwhile (another process's, say) is relayed at once, not after it.
+        group = live.group_character(game.pk, cast["乙"].id)
+        frame = '{"type":"event","kind":"hit"}'
+        await get_channel_layer().group_send(
+            group, {"type": live.EVENT_MESSAGE_TYPE, "texts": [frame]}
+        )
+        assert await socket.receive_json_from(timeout=2) == {"type": "event", "kind": "hit"}
+    answered = await socket.receive_json_from(timeout=10)
+    assert (answered["type"], answered["key"], answered["status"]) == ("answer", "wait-1", 200)
     await socket.disconnect()
