@@ -1031,6 +1031,15 @@ def _room_substitute(p: Payload) -> str:
     return _("替补玩家已接替 %(names)s，此后由替补在群内发言") % {"names": _room_names(p)}
 
 
+def _room_decision(p: Payload) -> str:
+    # a <团队> pick names its skill; the wolves' 选举 carries none
+    values = {"by": p.get("by_name", ""), "skill": p.get("skill_name") or _("选举")}
+    targets = p.get("target_names") or []
+    if not targets:
+        return _("%(by)s 提交了【%(skill)s】") % values
+    return _("%(by)s 提交了【%(skill)s】：%(targets)s") % {**values, "targets": listing(targets)}
+
+
 def _room_announced(p: Payload) -> str:
     return _("导演已将这条回答在场上公示：%(title)s") % {"title": p.get("title", "")}
 
@@ -1052,6 +1061,7 @@ _ROOM_TEXTS: dict[str, Callable[[Payload], str]] = {
     "room_closed": _room_closed,
     "room_substitute": _room_substitute,
     "room_announced": _room_announced,
+    "room_decision": _room_decision,
 }
 
 
@@ -1084,6 +1094,7 @@ _CORE.update(
         "room_closed": EventText(gettext_noop("群聊"), _in_room(_room_closed)),
         "room_substitute": EventText(gettext_noop("群聊"), _in_room(_room_substitute)),
         "room_announced": EventText(gettext_noop("群聊"), _in_room(_room_announced)),
+        "room_decision": EventText(gettext_noop("群聊"), _in_room(_room_decision)),
         "room_removed": EventText(
             gettext_noop("群聊"),
             lambda p, ctx: (

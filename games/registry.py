@@ -88,6 +88,9 @@ class GameKind:
     # The kind's event kinds after which its rooms' members may have changed (besides the
     # core's own: ``games.room_services.CORE_TRIGGERS``); the rooms follow within the step.
     room_triggers: frozenset[str] = frozenset()
+    # The kind's private events that carry a team's decision as it is made (a <团队> pick, the
+    # wolves' 选举), each sent to every member: told in the team's room as well.
+    room_decisions: frozenset[str] = frozenset()
     # What a player sends to act (the body of ``POST /api/<kind>/games/{id}/actions``, and
     # the ``action`` of a socket's ``act`` frame) and what applies it; None: players do not
     # act in this kind (the socket answers an act frame 403).

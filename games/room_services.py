@@ -13,11 +13,13 @@ numbered, archived and fetched after a reconnect like every other event.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -336,7 +338,8 @@ def rooms_follow(*, game: Game, rows: Sequence[Event], now: datetime) -> None:
     """After a step's events are logged (``events_append``): follow the rules' rooms if the
     step may have moved a member."""
     kinds = {row.kind for row in rows}
-    if not kinds & (CORE_TRIGGERS | kind_get(game.kind).room_triggers):
+    kind = kind_get(game.kind)
+    if not kinds & (CORE_TRIGGERS | kind.room_triggers):
         return
     substituted = [
         int(row.payload["character"])
@@ -344,6 +347,54 @@ def rooms_follow(*, game: Game, rows: Sequence[Event], now: datetime) -> None:
         if row.kind == "substitute_recorded" and "character" in row.payload
     ]
     rooms_sync(game=game, now=now, substituted=substituted)
+    if kinds & kind.room_decisions:
+        _decisions_tell(game=game, rows=[r for r in rows if r.kind in kind.room_decisions], now=now)
+
+
+def _decisions_tell(*, game: Game, rows: Sequence[Event], now: datetime) -> None:
+    """A team's decision as it is made (the 代表's pick, a wolf's 选举 vote), in the team's room:
+    the room of the team kind that holds the actor and everyone the engine told it to (the
+    smallest, when groups nest). The engine sends one event per member; it is told once."""
+    told: dict[tuple[int | None, str, str], set[int]] = {}
+    payloads: dict[tuple[int | None, str, str], dict[str, Any]] = {}
+    for row in rows:
+        if row.audience_character_id is None:
+            continue
+        key = (row.actor_id, row.kind, json.dumps(row.payload, sort_keys=True))
+        told.setdefault(key, set()).add(row.audience_character_id)
+        payloads[key] = row.payload
+    if not told:
+        return
+    teams = list(Room.objects.filter(game=game, kind=RoomKind.TEAM, closed_at__isnull=True))
+    stays = _stays(r.pk for r in teams)
+    notices = []
+    for key, recipients in told.items():
+        actor, _kind, _ = key
+        rooms = [
+            r
+            for r in teams
+            if actor in stays.get(r.pk, {}) and recipients <= set(stays.get(r.pk, {}))
+        ]
+        if not rooms:
+            continue
+        room = min(rooms, key=lambda r: len(stays[r.pk]))
+        p = payloads[key]
+        targets = p.get("target_names") or ([p["target_name"]] if p.get("target_name") else [])
+        notices.append(
+            GameEvent(
+                "room_decision",
+                to_room(room.pk),
+                {
+                    **_room_payload(room),
+                    "by_name": p.get("by_name", ""),
+                    "skill_name": p.get("name", ""),
+                    "target_names": [str(t) for t in targets],
+                },
+                actor,
+            )
+        )
+    if notices:
+        _append(game=game, events=notices, now=now, stays=stays)
 
 
 # --- messages -----------------------------------------------------------------------------------

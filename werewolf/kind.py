@@ -120,6 +120,7 @@ WEREWOLF = register(
         # Every step may move a member: a conversion, a flip, an out, 挂机, a red card (a few
         # steps a night, so reading the state after each costs nothing that matters).
         room_triggers=frozenset({"engine_step"}),
+        room_decisions=frozenset({"team_pick", "team_vote"}),
         action_in=WerewolfActionIn,
         action_submit=_action_submit,
     )

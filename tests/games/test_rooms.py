@@ -341,3 +341,28 @@ def test_a_send_reads_the_rules_but_not_the_rooms_when_nothing_moved_and_follows
     stay = RoomMember.objects.get(room__token=lobby, character=newcomer, left_at__isnull=True)
     readable = Event.objects.filter(room=stay.room, stream_seq__gt=stay.since)
     assert [e.payload["body"] for e in readable if e.kind == "room_message"] == ["欢迎新人"]
+
+
+async def test_the_wolves_election_is_told_in_the_pack_as_it_happens(director: Any) -> None:
+    # The team decision of a <团队> skill is shown in the team's room as it happens: each wolf's
+    # 选举 vote (狼人共同选举) is a line of the 狼群, read by the pack and nobody else.
+    game, ids = await sync(werewolf_game)()
+    await sync(game.directors.add)(director)
+    cast = await sync(players)(game)
+    readers = {s: Reader(game, s, p) for s, p in cast.items()}
+    for r in readers.values():
+        await r.connect()
+    with time_machine.travel(NIGHT_1 + dt.timedelta(minutes=1), tick=False):
+        await sync(services.werewolf_start)(game=game, director=director, now=NIGHT_1)
+        await sync(cast[2].use)("elect", ids[1])
+        await drained(readers)
+    for seat in range(1, 19):
+        lines = [
+            f["text"]
+            for f in readers[seat].json
+            if f.get("type") == "room" and f.get("kind") == "room_decision"
+        ]
+        assert lines == (["P2 提交了【选举】：P1"] if seat in WOLVES else [])
+    # Told once in the room (the engine told each wolf apart), logged with the room's audience.
+    logged = await sync(list)(Event.objects.filter(game=game, kind="room_decision"))
+    assert [(e.audience, e.actor_id) for e in logged] == [("room", ids[2])]

@@ -35,8 +35,12 @@ def page(client: Client, game: Game, **params: str) -> str:
 
 
 def visible_text(markup: str) -> str:
-    """The page without its tags: what the player reads."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+    """The page without its tags: what the player reads. Its scripts' data (json_script) is
+    read as the script reads it, \\uXXXX escapes decoded, without the rooms' random tokens
+    (which may hold any digits)."""
+    text = re.sub(r'"room": "[\w-]+"', "", markup)
+    text = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
 
 def form(body: str, kind: str) -> str:

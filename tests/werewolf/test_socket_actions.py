@@ -134,7 +134,7 @@ async def test_a_skill_one_does_not_have_is_refused_as_the_api_refuses_it(
         await villager.disconnect()
 
 
-def test_one_skill_is_fifteen_statements(director: Any, django_assert_num_queries: Any) -> None:
+def test_one_skill_is_nineteen_statements(director: Any, django_assert_num_queries: Any) -> None:
     game, ids, _ = night_1(director)
     # A wolf's 选举 on night 1 (an engine step, which the rooms follow):
     #    1 BEGIN                     the action's transaction
@@ -151,12 +151,17 @@ def test_one_skill_is_fifteen_statements(director: Any, django_assert_num_querie
     #   12 SELECT werewolfgame.state read by the kind's rooms reader (kind._rooms); the rules'
     #                                rooms are those the last sync applied (Game.rooms_digest),
     #                                so the rooms and their members are not read
-    #   13 SELECT werewolfgame.state read for the answer's page (selectors.player_view)
-    #   14 INSERT werewolfaction     the answer kept under the idempotency key
-    #   15 COMMIT
+    #   13 SELECT games_room         the team rooms, to tell the vote in the 狼群 (a team's
+    #                                decision as it is made: room_services._decisions_tell)
+    #   14 SELECT games_roommember   their members
+    #   15 INSERT games_event        the room's line
+    #   16 UPDATE games_game         the room's sequence number
+    #   17 SELECT werewolfgame.state read for the answer's page (selectors.player_view)
+    #   18 INSERT werewolfaction     the answer kept under the idempotency key
+    #   19 COMMIT
     # Seven reads of one state row in one locked step: cheap next to a night's other costs,
     # but the place to look first if the role games' actions ever get hot.
-    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(15):
+    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(19):
         services.werewolf_action_submit(
             game_id=game.pk,
             character_id=ids[1],
@@ -179,5 +184,5 @@ async def test_the_socket_adds_no_statement_to_a_skill(director: Any) -> None:
         answer = await socket_act(wolf, "count-2", elect)
         await in_the_thread(counted.__exit__)(None, None, None)
         assert answer["status"] == 200
-        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 15
+        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 19
         await wolf.disconnect()
