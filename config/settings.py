@@ -116,6 +116,10 @@ def _database(url: str | None) -> dict[str, object]:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Each thread keeps its connection between requests, as PostgreSQL's pool does:
+            # opening one (the PRAGMAs, Django's SQL functions) cost a request more than its
+            # queries did (tests/bench/bench_rooms.py, every room message's POST).
+            "CONN_MAX_AGE": None,
             # One file per test process, so parallel runs on one checkout never share it.
             "TEST": {
                 "NAME": os.environ.get(

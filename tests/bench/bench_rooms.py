@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import platform
@@ -188,18 +187,23 @@ async def receive(member: Member, receipts: Receipts) -> None:
             receipts.count += 1
 
 
-async def pinger(members: Sequence[Member], pings: list[float], every: float) -> None:
-    """The baseline: a websocket ping round trip on the members' sockets in turn."""
+async def pinger(
+    members: Sequence[Member], pings: list[float], every: float, stop: asyncio.Event
+) -> None:
+    """The baseline: a websocket ping round trip on the members' sockets in turn, until
+    ``stop``. Stopped by the event, not cancelled: Python 3.11's ``wait_for`` can swallow a
+    cancellation that meets a pong arriving, which left a run waiting for ever."""
     turn = 0
-    while True:
+    while not stop.is_set():
         member = members[turn % len(members)]
         turn += 1
         assert member.ws is not None
-        member.pong = asyncio.get_running_loop().create_future()
+        pong = member.pong = asyncio.get_running_loop().create_future()
         sent = time.perf_counter()
         await member.ws.send('{"type":"ping"}')
-        with contextlib.suppress(TimeoutError):
-            pings.append(await asyncio.wait_for(member.pong, PONG_TIMEOUT) - sent)
+        done, _ = await asyncio.wait({pong}, timeout=PONG_TIMEOUT)
+        if done:
+            pings.append(pong.result() - sent)
         await asyncio.sleep(every)
 
 
@@ -338,13 +342,14 @@ async def measure(
             await series(authors, path, -(first + warm), warm, gap)
             await asyncio.sleep(0.5)
             pings: list[float] = []
-            pinging = asyncio.create_task(pinger(members, pings, args.ping_ms / 1000))
+            stop = asyncio.Event()
+            pinging = asyncio.create_task(pinger(members, pings, args.ping_ms / 1000, stop))
             base = receipts.count
             posts = await series(authors, path, first, args.messages, gap)
             accepted = sum(1 for p in posts if p.status == 200)
             await drain(receipts, base, accepted * len(everyone))
-            pinging.cancel()
-            await asyncio.gather(pinging, return_exceptions=True)
+            stop.set()
+            await asyncio.gather(pinging, return_exceptions=True)  # a pinger that failed ends too
             results.append(Figures(name, posts, pings, ids, receipts))
             first += args.messages
     finally:

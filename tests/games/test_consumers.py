@@ -193,3 +193,24 @@ async def test_pushes_from_request_threads_arrive_in_commit_order(
     assert [f["payload"]["n"] for f in frames] == list(range(30))
     assert [f["stream_seq"] for f in frames] == list(range(1, 31))
     await a.disconnect()
+
+
+async def test_frames_and_pings_go_through_without_a_hop_to_the_sync_thread(
+    game: Game, passwords: dict[str, str], cast: dict[str, Character], monkeypatch: Any
+) -> None:
+    """channels' dispatch closes stale database connections in its sync thread before every
+    message; the game consumer's handlers read no database there, so it does not (a room
+    message to 40 members cost 40 such hops in a row: tests/bench/bench_rooms.py)."""
+    a = await player_socket(game, passwords["甲"])
+    hops: list[str] = []
+
+    async def hop() -> None:
+        hops.append("close_old_connections")
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", hop)
+    await record(game=game, events=[GameEvent("note", PUBLIC, {"text": "公告"})])
+    assert (await a.receive_json_from(timeout=3))["payload"]["text"] == "公告"
+    await a.send_json_to({"type": "ping"})
+    assert await a.receive_json_from(timeout=3) == {"type": "pong"}
+    assert hops == []
+    await a.disconnect()
