@@ -111,8 +111,6 @@
         // the site's own 公示 of the morning report: the 【晨报】 line above already says it
         if (p.report || (reported[p.day] !== undefined && /^(第 ?\d+ ?天 ?)?晨报$/.test(p.title || ""))) return null;
         return "【公示】" + (p.title || "") + "\n" + (p.body || "");
-      // told by the rooms panel, where the tab it took away was (rooms.js)
-      case "room_removed": return null;
       case "dice_rolled": return "导演掷骰（" + p.purpose + "）：" + p.value + " / " + p.sides;
       case "game_paused": return "导演暂停了游戏。";
       case "game_resumed": return "游戏继续。";
@@ -228,6 +226,8 @@
 
   function show(frame) {
     if (!log) return;
+    // told by the rooms panel, where the tab it took away was (rooms.js): not twice
+    if (frame.kind === "room_removed") return;
     var text = describe(frame);
     if (text === null) return; // said once already (see describe)
     var li = el("li", "ev-" + frame.stream + " " + (PRIVATE_CLASS[frame.kind] || ""));
