@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   var WAIT = 4000; // ms
+  var BUSY_TRIES = 3; // a "busy" answer (the server shed it, nothing applied) is asked again
 
   function isOpen(socket) { return !!socket && socket.readyState === 1; }
 
@@ -29,6 +30,20 @@
   SocketActions.prototype.answered = function (frame) {
     if (!frame || frame.type !== "answer") return false;
     var entry = this.pending[frame.key];
+    var error = frame.error || {};
+    if (entry && frame.status === 429 && error.code === "busy" && (entry.busy || 0) < BUSY_TRIES) {
+      // after the server's Retry-After, with the same key: still one request
+      entry.busy = (entry.busy || 0) + 1;
+      var self = this;
+      var wait = ((error.detail || {}).retry_after || 1) * 1000 * (0.5 + Math.random());
+      clearTimeout(entry.timer);
+      setTimeout(function () {
+        if (self.pending[frame.key] !== entry) return;
+        entry.timer = setTimeout(entry.giveUp, WAIT);
+        if (isOpen(self.socket)) self.socket.send(entry.text);
+      }, wait);
+      return true;
+    }
     if (entry) {
       delete this.pending[frame.key];
       clearTimeout(entry.timer);
@@ -48,11 +63,12 @@
     var entry = { text: JSON.stringify({ type: "act", key: key, action: action }) };
     entry.promise = new Promise(function (resolve) {
       entry.resolve = resolve;
-      entry.timer = setTimeout(function () {
+      entry.giveUp = function () {
         if (pending[key] !== entry) return;
         delete pending[key]; // a late answer on the socket is the same answer: dropped
         resolve(fallback());
-      }, WAIT);
+      };
+      entry.timer = setTimeout(entry.giveUp, WAIT);
     });
     pending[key] = entry;
     this.socket.send(entry.text);

@@ -505,7 +505,8 @@
         },
         body: text,
       }).then(function (r) {
-        if (r.status >= 500 && attempt < 3) throw new Error("retry");
+        // a 429 (busy: shed, nothing applied) is asked again like a server error
+        if ((r.status >= 500 || r.status === 429) && attempt < 3) throw new Error("retry");
         return r.json().catch(function () { return {}; }).then(function (data) {
           return { ok: r.ok, status: r.status, data: data };
         });
