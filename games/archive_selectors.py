@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -509,11 +509,13 @@ def _rooms(game: Game) -> list[RoomEntry]:
     """The rooms worth reading: every group the rules made (even a silent one shows who was in
     it), and the lobby and inboxes where something was said."""
     rooms = list(Room.objects.filter(game=game).select_related("owner").order_by("id"))
-    said: dict[int, int] = {}
-    for room_id in Event.objects.filter(game=game, kind="room_message").values_list(
-        "room_id", flat=True
-    ):
-        said[room_id] = said.get(room_id, 0) + 1
+    said = dict(
+        Event.objects.filter(game=game, kind="room_message")
+        .order_by()  # grouped by room alone, not by the model's ordering too
+        .values_list("room_id")
+        .annotate(n=Count("id"))
+        .values_list("room_id", "n")
+    )
     stays: dict[int, list[RoomStay]] = {}
     for stay in (
         RoomMember.objects.filter(room__game=game).select_related("character").order_by("id")

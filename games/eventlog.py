@@ -986,7 +986,7 @@ def _announcement_for_player(p: Payload, private: bool) -> str:
 
 # --- rooms (games/room_services.py) -------------------------------------------------------------
 
-# 私聊导演's topics by key (the service's TOPICS, translated here).
+# 私聊导演's topics by key (games.room_services.TOPICS), translated here.
 _TOPICS = {
     "rule": gettext_noop("规则提问"),
     "complaint": gettext_noop("投诉"),

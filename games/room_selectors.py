@@ -33,6 +33,11 @@ def _can_post(viewer: Viewer, room: Room) -> tuple[bool, str]:
     return True, ""
 
 
+def topic_choices() -> list[dict[str, str]]:
+    """私聊导演's topics as a form offers them, in the reader's language."""
+    return [{"key": k, "label": eventlog.room_topic(k)} for k in TOPICS]
+
+
 def _row(viewer: Viewer, room: Room, since: int, owner: str | None) -> dict[str, Any]:
     can_post, why = _can_post(viewer, room)
     row: dict[str, Any] = {
@@ -49,7 +54,7 @@ def _row(viewer: Viewer, room: Room, since: int, owner: str | None) -> dict[str,
         "why": why,
     }
     if room.kind == RoomKind.INBOX and viewer.character is not None:
-        row["topics"] = [{"key": k, "label": eventlog.room_topic(k)} for k in TOPICS]
+        row["topics"] = topic_choices()
     if owner is not None:
         row["owner"] = owner
     return row

@@ -59,14 +59,9 @@ CORE_TRIGGERS = frozenset(
     }
 )
 
-# 私聊导演: what a player's message to the directors is about (the posts' reasons to write).
-TOPICS = {
-    "rule": "规则提问",
-    "complaint": "投诉",
-    "item": "使用道具",
-    "proxy_vote": "代投",
-    "other": "其他",
-}
+# 私聊导演: what a player's message to the directors is about (the posts' reasons to write:
+# 规则提问, 投诉, 使用道具, 代投, 其他; their words are games.eventlog's, in the reader's language).
+TOPICS = ("rule", "complaint", "item", "proxy_vote", "other")
 
 LOBBY_NAME = "联谊群"
 INBOX_NAME = "私聊导演"

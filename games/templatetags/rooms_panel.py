@@ -13,9 +13,8 @@ from typing import Any
 from django import template
 from django.conf import settings
 
-from games import eventlog, room_selectors
+from games import room_selectors
 from games.models import Character, Game
-from games.room_services import TOPICS
 from games.selectors import Viewer
 
 register = template.Library()
@@ -29,7 +28,7 @@ def rooms_panel(context: template.Context, game: Game, character: Character) -> 
         "csrf_token": context.get("csrf_token"),
         "rooms": rooms,
         "active": rooms[0]["room"] if rooms else "",
-        "topics": [{"key": k, "label": eventlog.room_topic(k)} for k in TOPICS],
+        "topics": room_selectors.topic_choices(),
         "max": settings.ROOM_MESSAGE_MAX,
         # What the script needs and cannot read off the page: whose messages are the reader's
         # own (they are not unread) and where each room stands when the page was drawn.

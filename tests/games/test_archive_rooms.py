@@ -72,6 +72,7 @@ def test_at_game_over_every_room_that_held_talk_is_in_the_archive(director: Any)
     assert "1 条消息" in room_page
     talk = page_text(Client(), f"/games/099/archive/room/{inbox.token}/")
     assert f"P15：【规则提问】{QUESTION}" in talk
+    assert "2 条消息" in talk  # the question and the answer
     assert f"导演 {director.username}：{ANSWER}" in talk
     # A token that is no room of this game is no page.
     page_text(Client(), "/games/099/archive/room/nosuchroom/", status=404)
