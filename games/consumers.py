@@ -82,6 +82,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # that this consumer goes on relaying pushes while an action waits for its game's row.
     _acts: asyncio.Queue[dict[str, Any]]
     _actor: asyncio.Task[None] | None
+    # Frames held while this socket's action has pushed and its answer is not yet sent
+    # (``live.push_hold``); None when not holding.
+    _held: list[str] | None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # channels' own dispatch first closes stale database connections, a hop to its one
@@ -98,6 +101,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.joined = []
         self._acts = asyncio.Queue()
         self._actor = None
+        self._held = None
         self.game_id = game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session") or {}
         self.session_key = session_key = getattr(session, "session_key", None)
@@ -185,19 +189,35 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return
 
     async def _act_answer(self, frame: dict[str, Any]) -> None:
-        """One action and its answer, on this socket. The answer precedes the action's own
-        pushes: the service's thread queues the pushes on this loop and then hands back the
-        answer, which is sent as soon as the loop resumes this task, while the pushes still
-        go to Redis and come back through the layer's subscription (a round trip and two
-        reads) before they reach this consumer. (Underscored: Channels would dispatch a
+        """One action and its answer, on this socket, before the action's own pushes: the
+        action's thread calls ``_hold`` as it pushes, and what reaches this socket from then
+        on waits until the answer is out. (Underscored: Channels would dispatch a
         channel-layer message of type ``act`` to a method named ``act``.)"""
         key = _key_echo(frame)
+        token = live.push_hold.set(self._hold)
         try:
-            answer = await self._act_run(frame)
-        except RuleError as error:
-            await self._answer_error(key, error)
-            return
-        await self.send_json({"type": "answer", "key": key, "status": 200, "answer": answer})
+            try:
+                answer = await self._act_run(frame)
+            except RuleError as error:
+                await self._answer_error(key, error)
+                return
+            await self.send_json({"type": "answer", "key": key, "status": 200, "answer": answer})
+        finally:
+            live.push_hold.reset(token)
+            await self._held_flush()
+
+    def _hold(self) -> None:
+        # Called from the action's thread; the assignment is atomic, and it happens before
+        # the pushes are queued on this loop, so no frame of the action can pass it.
+        if self._held is None:
+            self._held = []
+
+    async def _held_flush(self) -> None:
+        held = self._held
+        # Frames arriving while these go out join the end of the list: the order stays.
+        while held:
+            await self.send(text_data=held.pop(0))
+        self._held = None
 
     async def _act_run(self, frame: dict[str, Any]) -> dict[str, Any]:
         seat = self.seat
@@ -245,6 +265,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def game_event(self, message: dict[str, Any]) -> None:
+        held = self._held
+        if held is not None:
+            held.extend(message["texts"])
+            return
         for text in message["texts"]:
             await self.send(text_data=text)
 

@@ -8,6 +8,7 @@ public one and its private one, each numbered without gaps.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -211,6 +212,14 @@ def loop_bind(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
+# Set by a socket's action (games.consumers) for the action's thread: called before the
+# action's pushes leave, so that socket holds what reaches it until it has sent the answer
+# (the answer comes first, as a client reads it; a round trip through Redis is no ordering).
+push_hold: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "push_hold", default=None
+)
+
+
 def push(messages: Messages) -> None:
     """Send after commit. At most once: a lost frame is recovered from the log over HTTP.
 
@@ -234,6 +243,9 @@ def push(messages: Messages) -> None:
         return found
 
     texts = [(group, [text(f) for f in frames]) for group, frames in messages]
+    hold = push_hold.get()
+    if hold is not None:
+        hold()
     loop = _server_loop
     if loop is not None and loop.is_running():
         try:
