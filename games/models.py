@@ -38,6 +38,10 @@ TRANSITION_CHOICES = [(k, TRANSITION_LABELS[k]) for k in tt.TRANSITIONS]
 
 
 class Game(models.Model):
+    # Set on the instance games.services.game_lock reads under the row lock (not a column):
+    # what a kind keeps of its state for the rest of that locked step goes on that one alone.
+    row_locked = False
+
     kind = models.CharField(_("类型"), max_length=32)
     ruleset = models.CharField(_("规则集"), max_length=64)
     number = models.CharField(_("编号"), max_length=16, unique=True, help_text=_("如 256、061"))

@@ -61,6 +61,7 @@ def game_lock(game: Game | int) -> Game:
     locked = Game.objects.select_for_update().filter(pk=pk).first()
     if locked is None:
         raise NotFound()
+    locked.row_locked = True
     return locked
 
 

@@ -68,14 +68,22 @@ def _sync_characters(game: Game, before: GameState | None, after: GameState) -> 
 
 
 def _run(
-    *, game: Game, op: str, payload: Mapping[str, Any], batch: int = 0
+    *,
+    game: Game,
+    op: str,
+    payload: Mapping[str, Any],
+    batch: int = 0,
+    state: GameState | None = None,
 ) -> tuple[GameState, list[GameEvent]]:
     """One engine step on a locked game; nothing is written if the engine refuses. The events
     are the caller's to append; ``batch`` numbers the steps one call runs before appending, so
-    each draws its own dice."""
+    each draws its own dice. ``state``: the stored state, when the caller has just read it
+    under this lock."""
     rng_seq = game.seq + 1 + batch
-    before = None if op in store.DEALS else store.state_load(game)
-    after, events = store.run(game, op, payload, rng_seq)
+    before = state
+    if before is None and op not in store.DEALS:
+        before = store.state_load(game)
+    after, events = store.run(game, op, payload, rng_seq, before)
     store.state_save(game=game, state=after)
     _sync_characters(game, before, after)
     log = GameEvent("engine_step", DIRECTORS, {"op": op, "rng_seq": rng_seq, **payload})
@@ -89,7 +97,7 @@ def _resolve_if_done(game: Game, state: GameState, batch: int) -> list[GameEvent
     if state.phase != NIGHT:
         return []
     with contextlib.suppress(NightNotDone):
-        return _run(game=game, op="night_resolve", payload={}, batch=batch)[1]
+        return _run(game=game, op="night_resolve", payload={}, batch=batch, state=state)[1]
     return []
 
 
@@ -129,7 +137,7 @@ def werewolf_setup(
             "auction": {str(c): dict(bid) for c, bid in (auction or {}).items()},
         }
         rng_seq = locked.seq + 1
-        state, events = store.run(locked, "setup", payload, rng_seq)
+        state, events = store.run(locked, "setup", payload, rng_seq, None)
         row = WerewolfGame.objects.create(game=locked, state=state.to_json())
         log = GameEvent("engine_step", DIRECTORS, {"op": "setup", "rng_seq": rng_seq, **payload})
         events_append(game=locked, events=[log, *events], now=timezone.now())
@@ -268,7 +276,7 @@ def _action_apply(
         if character_id not in state.players:
             raise Forbidden()
         payload = {"action": action.to_json(), "now": _now(now)}
-        after, events = _run(game=locked, op="action", payload=payload)
+        after, events = _run(game=locked, op="action", payload=payload, state=state)
         events += _resolve_if_done(locked, after, 1)
         rows = events_append(game=locked, events=events, now=now)
         response = {
@@ -277,6 +285,7 @@ def _action_apply(
                 for row in rows
                 if row.audience_character_id == character_id
             ],
+            # the state after the action, or after the night's resolve when that followed
             "me": selectors.player_view(state=store.state_load(locked), character_id=character_id),
         }
         answer_record(

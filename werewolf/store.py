@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 from games.engine import dice
 from games.models import Event, Game
@@ -92,7 +93,18 @@ def last_deal(game: Game) -> dict[str, Any]:
     return dict(payload)
 
 
+# The state a locked step saved, kept on that step's Game instance (``games.services.game_lock``
+# reads a new one for each step and marks it ``row_locked``): what the row holds until the
+# commit, which the step's later readers (the night's resolve, the rooms the core syncs, the
+# answer's page) take rather than reading and decoding the row again. The engine never changes
+# a state it is given (drafts copy what they write), so sharing it is safe; the commit drops it.
+_SAVED = "_werewolf_state_saved"
+
+
 def state_load(game: Game) -> GameState:
+    saved: GameState | None = game.__dict__.get(_SAVED)
+    if saved is not None:
+        return saved
     data = WerewolfGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if data is None:
         raise NotSetUp()
@@ -105,14 +117,23 @@ def state_save(*, game: Game, state: GameState) -> None:
         state=state.to_json(),
         deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
     )
+    if not game.row_locked:
+        return  # e.g. a test arranging a state: its instance reads the row afresh
+    if _SAVED not in game.__dict__:
+        transaction.on_commit(lambda: game.__dict__.pop(_SAVED, None))
+    game.__dict__[_SAVED] = state
 
 
-def run(game: Game, op: str, payload: Payload, rng_seq: int) -> tuple[GameState, list[Any]]:
-    """One logged step on the stored state (pure: the caller saves it)."""
+def run(
+    game: Game, op: str, payload: Payload, rng_seq: int, state: GameState | None
+) -> tuple[GameState, list[Any]]:
+    """One logged step on ``state``, the stored state the caller has just loaded (a deal needs
+    none); pure: the caller saves the result."""
     rng = dice.rng(game.seed, rng_seq, op)
     if op in DEALS:
         return deal(game, payload, rng)
-    return STEPS[op](state_load(game), payload, rng)
+    assert state is not None  # noqa: S101  (a step after the deal has its state)
+    return STEPS[op](state, payload, rng)
 
 
 def replay(*, game: Game) -> GameState | None:

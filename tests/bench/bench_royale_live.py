@@ -20,6 +20,11 @@ left before the window closes. Meanwhile a separate connection GETs /api/ping (t
 baseline) every --ping-ms, in the same run, and a socket of its own sends ``ping`` frames (the
 socket's baseline, its ``pong``).
 
+A third phase plays 25 games of 40 (--crowd-games) with every player's socket open at the
+posts' own pace (--crowd-think-ms, one action per 10-20 s: the 30 s search cooldown, 5 MP an
+action) for --crowd-window seconds; its sessions are made in this process rather than by 1,000
+logins over HTTP (minutes of password hashing, not what it measures).
+
 Two ways in (--via, default both: one after the other, each on fresh games, in the same run):
 ``http`` POSTs each action with its Idempotency-Key; ``socket`` sends it as an ``act`` frame
 (``{"type": "act", "key": K, "action": {...}}``) on the bot's already open websocket and reads
@@ -111,6 +116,9 @@ class GameFixture:
     number: str
     characters: list[tuple[int, str]]  # (id, name)
     passwords: dict[int, str] = field(default_factory=dict)
+    # Sessions made in this process (the crowd's thousand logins would take minutes of
+    # password hashing, which is not what the phase measures); else the bots log in.
+    sessions: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -196,6 +204,27 @@ def spawn_all(fixture: GameFixture, places: Sequence[str]) -> None:
         )
 
 
+def sessions_make(fixture: GameFixture) -> None:
+    """A signed-in session for each character, as the portal's login leaves it (the session's
+    character map, saved, and recorded for a credential reset), made here rather than over
+    HTTP."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    from games import selectors, services
+    from games.models import Character
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for character in Character.objects.filter(game_id=fixture.game_id):
+        session = store()
+        session[selectors.SESSION_KEY] = {str(fixture.game_id): character.pk}
+        session.save()
+        key = session.session_key or ""
+        services.character_session_record(character=character, session_key=key)
+        fixture.sessions[character.pk] = key
+
+
 # --- the players -----------------------------------------------------------------------------
 
 
@@ -264,6 +293,9 @@ class Run:
     bots: int = 0
     stopped: Counter[str] = field(default_factory=Counter)
     rss: dict[int, float] = field(default_factory=dict)  # daphne port -> MiB, window's end
+    # (game, at) of the log's hits to players: an attack on an NPC (阿呆, 阿笨) has no victim's
+    # socket to reach, and a bot cannot tell one from a player (a found handle names nobody).
+    hits: set[tuple[int, str]] = field(default_factory=set)
 
 
 def _rank(item: dict[str, Any]) -> int:
@@ -538,11 +570,14 @@ async def window(
             # so that process keeps the game's decoded state between actions.
             port = ports[index % len(ports)]
             names = [name for _, name in fixture.characters]
-            logins = (
-                _login(port, fixture.number, fixture.passwords[cid], limit)
-                for cid, _ in fixture.characters
-            )
-            sessions = await asyncio.gather(*logins)
+            if fixture.sessions:
+                sessions = [fixture.sessions[cid] for cid, _ in fixture.characters]
+            else:
+                logins = (
+                    _login(port, fixture.number, fixture.passwords[cid], limit)
+                    for cid, _ in fixture.characters
+                )
+                sessions = await asyncio.gather(*logins)
             for (cid, name), session in zip(fixture.characters, sessions, strict=True):
                 bots.append(
                     Bot(
@@ -666,7 +701,9 @@ def figures(run: Run) -> Figures:
         if act.kind in victim_push:
             victim_push[act.kind].append(max(arrivals) - act.sent)
     victim_expected = {
-        "attack": sum(1 for a in acts.values() if a.kind == "attack"),
+        "attack": sum(
+            1 for a in acts.values() if a.kind == "attack" and (a.game_id, a.at) in run.hits
+        ),
         "whisper": sum(1 for a in acts.values() if a.kind == "whisper"),
     }
     if run.acts:
@@ -809,6 +846,19 @@ def report_sides(results: Sequence[tuple[str, str, Run, Figures]]) -> None:
 # --- night close -----------------------------------------------------------------------------
 
 
+def hits_logged(fixtures: Sequence[GameFixture]) -> set[tuple[int, str]]:
+    """The (game, at) of every hit the games' logs sent to a player, as its frame dates it."""
+    from games import live
+    from games.models import Event
+
+    rows = Event.objects.filter(
+        game_id__in=[f.game_id for f in fixtures], kind="hit", audience_character__isnull=False
+    )
+    hits = {(row.game_id, live.frame_for_player(row)["at"]) for row in rows}
+    close_connections()
+    return hits
+
+
 def close_time(end: dt.datetime, close: dt.datetime) -> tuple[float, list[tuple[int, int, str]]]:
     """night_end (untimed), then the scheduler tick that runs night_close, timed."""
     from games.services import transitions_run_due
@@ -842,6 +892,7 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     later_end = when.many_close + dt.timedelta(hours=1)
     later_close = later_end + dt.timedelta(minutes=5)
     played: dict[str, tuple[GameFixture, list[GameFixture]]] = {}
+    crowds: dict[str, list[GameFixture]] = {}
     for n, via in enumerate(vias):
         first = n == 0
         played[via] = (
@@ -861,8 +912,13 @@ def run(args: argparse.Namespace, db_label: str) -> int:
                 for i in range(args.games)
             ],
         )
+        crowds[via] = [
+            game_make(f"crowd-{via}-{i}", later_end, later_close, passwords=False)
+            for i in range(args.crowd_games)
+        ]
     single = played[vias[0]][0]
     playing = [f for one, five in played.values() for f in (one, *five)]
+    playing += [f for crowd in crowds.values() for f in crowd]
     extra = [
         game_make(f"close-{i}", when.many_end, when.many_close, passwords=False)
         for i in range(args.close_games - args.games)
@@ -874,6 +930,9 @@ def run(args: argparse.Namespace, db_label: str) -> int:
     for fixture in extra:
         spawn_all(fixture, places[fixture.game_id])
     spawned = time.perf_counter() - spawn_start
+    for crowd in crowds.values():
+        for fixture in crowd:
+            sessions_make(fixture)
     close_connections()  # the main thread is done with the database until the closes
     print(
         f"royale live benchmark: {db_label}; Redis {where(os.environ.get('REDIS_URL'))}; "
@@ -892,13 +951,27 @@ def run(args: argparse.Namespace, db_label: str) -> int:
         for via in vias:
             one_game, games = played[via]
             one = asyncio.run(window(ports, [one_game], places, args, via))
+            one.hits = hits_logged([one_game])
             results.append(("one game", via, one, figures(one)))
             report_window("one game", one, results[-1][3], rate_target=None)
             if args.games:
                 five = asyncio.run(window(ports, games, places, args, via))
+                five.hits = hits_logged(games)
                 title = f"{args.games} games at once"
                 results.append((title, via, five, figures(five)))
                 report_window(title, five, results[-1][3], rate_target=RATE_TARGET)
+            if args.crowd_games:
+                pace = argparse.Namespace(
+                    **{**vars(args), "think_ms": args.crowd_think_ms, "window": args.crowd_window}
+                )
+                many = asyncio.run(window(ports, crowds[via], places, pace, via))
+                many.hits = hits_logged(crowds[via])
+                title = (
+                    f"{args.crowd_games} games, {args.crowd_games * PLAYERS} players, "
+                    f"one action per {args.crowd_think_ms / 1000:.0f} s ±50%"
+                )
+                results.append((title, via, many, figures(many)))
+                report_window(title, many, results[-1][3], rate_target=None)
         report_sides(results)
 
     alive = Character.objects.filter(game_id=single.game_id, status="alive").count()
@@ -930,6 +1003,21 @@ def main(argv: Sequence[str]) -> int:
         type=int,
         default=2,
         help="daphne processes, one per core (games spread over them)",
+    )
+    parser.add_argument(
+        "--crowd-games",
+        type=int,
+        default=25,
+        help="games of the realistic-pace phase, every player's socket open (0: none)",
+    )
+    parser.add_argument(
+        "--crowd-think-ms",
+        type=float,
+        default=15000.0,
+        help="the crowd's mean pause between actions (the posts' pace: one per 10-20 s)",
+    )
+    parser.add_argument(
+        "--crowd-window", type=float, default=60.0, help="the crowd's night window, seconds"
     )
     parser.add_argument("--close-games", type=int, default=25, help="games closed together")
     parser.add_argument("--places", type=int, default=4, help="crowded places per game")

@@ -134,34 +134,29 @@ async def test_a_skill_one_does_not_have_is_refused_as_the_api_refuses_it(
         await villager.disconnect()
 
 
-def test_one_skill_is_nineteen_statements(director: Any, django_assert_num_queries: Any) -> None:
+def test_one_skill_is_thirteen_statements(director: Any, django_assert_num_queries: Any) -> None:
     game, ids, _ = night_1(director)
     # A wolf's 选举 on night 1 (an engine step, which the rooms follow):
     #    1 BEGIN                     the action's transaction
     #    2 SELECT games_game         the game row, locked (FOR UPDATE on PostgreSQL)
-    #    3 SELECT werewolfgame.state the state, read by the action (store.state_load)
-    #    4 SELECT werewolfgame.state ... again by services._run
-    #    5 SELECT werewolfgame.state ... again by store.run
-    #    6 UPDATE werewolfgame       the new state and its deadline (store.state_save)
-    #    7 SELECT werewolfgame.state read by _resolve_if_done's _run
-    #    8 SELECT werewolfgame.state ... again by its store.run
-    #    9 INSERT games_event        the step's events, in one statement
-    #   10 UPDATE games_game         the sequence numbers
-    #   11 SELECT games_character    the cast's ids, for the rooms (room_services.room_specs)
-    #   12 SELECT werewolfgame.state read by the kind's rooms reader (kind._rooms); the rules'
-    #                                rooms are those the last sync applied (Game.rooms_digest),
-    #                                so the rooms and their members are not read
-    #   13 SELECT games_room         the team rooms, to tell the vote in the 狼群 (a team's
+    #    3 SELECT werewolfgame.state the state, read once: the step, the night's resolve (not
+    #                                due yet: its steps are open), the kind's rooms reader and
+    #                                the answer's page all take the state the step saved
+    #                                (werewolf.store: kept on the locked game until the commit)
+    #    4 UPDATE werewolfgame       the new state and its deadline (store.state_save)
+    #    5 INSERT games_event        the step's events, in one statement
+    #    6 UPDATE games_game         the sequence numbers
+    #    7 SELECT games_character    the cast's ids, for the rooms (room_services.room_specs);
+    #                                the rules' rooms are those the last sync applied
+    #                                (Game.rooms_digest), so the rooms and members are not read
+    #    8 SELECT games_room         the team rooms, to tell the vote in the 狼群 (a team's
     #                                decision as it is made: room_services._decisions_tell)
-    #   14 SELECT games_roommember   their members
-    #   15 INSERT games_event        the room's line
-    #   16 UPDATE games_game         the room's sequence number
-    #   17 SELECT werewolfgame.state read for the answer's page (selectors.player_view)
-    #   18 INSERT werewolfaction     the answer kept under the idempotency key
-    #   19 COMMIT
-    # Seven reads of one state row in one locked step: cheap next to a night's other costs,
-    # but the place to look first if the role games' actions ever get hot.
-    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(19):
+    #    9 SELECT games_roommember   their members
+    #   10 INSERT games_event        the room's line
+    #   11 UPDATE games_game         the room's sequence number
+    #   12 INSERT werewolfaction     the answer kept under the idempotency key
+    #   13 COMMIT
+    with time_machine.travel(AT_NIGHT, tick=False), django_assert_num_queries(13):
         services.werewolf_action_submit(
             game_id=game.pk,
             character_id=ids[1],
@@ -184,5 +179,5 @@ async def test_the_socket_adds_no_statement_to_a_skill(director: Any) -> None:
         answer = await socket_act(wolf, "count-2", elect)
         await in_the_thread(counted.__exit__)(None, None, None)
         assert answer["status"] == 200
-        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 19
+        assert len(await in_the_thread(lambda: counted.captured_queries)()) == 13
         await wolf.disconnect()
