@@ -20,6 +20,7 @@ from tests.werewolf.engine.support_096 import (
     RANGER_A,
     RANGER_B,
     SEATS,
+    WOLF_KING,
     WOLVES,
 )
 from tests.werewolf.game_096 import (
@@ -159,6 +160,27 @@ async def test_a_096_game_from_the_admin_to_the_dungeons_bond(
     assert [j.get("code") for j in r[STONED].json if isinstance(j, dict) and "code" in j] == [
         "cannot_vote"
     ]
+
+    # <团队>技能拥有者互知共群，需要在入夜前共同决定一个代表 (RULINGS 096-3): each pick of a team's
+    # skill is a line of that team's room as it is made, read by its members and nobody else
+    # (撕咬 refused on night 2 in its cooldown is no pick).
+    pack_lines = [
+        f"{N[WOLVES[0]]} 提交了【藏匿】：{N[HOLDER]}",
+        f"{N[WOLVES[1]]} 提交了【撕咬】：{N[BLESSED]}",
+        f"{N[WOLF_KING]} 提交了【撕咬】：{N[BITTEN]}",
+    ]
+    for seat, reader in r.items():
+        decisions = [
+            f["text"]
+            for f in reader.json
+            if isinstance(f, dict) and f.get("type") == "room" and f.get("kind") == "room_decision"
+        ]
+        if seat in PACK:
+            assert decisions == pack_lines, seat
+        elif seat in (RANGER_A, RANGER_B):
+            assert decisions == [f"{N[RANGER_A]} 提交了【毒素箭】：{N[EXORCIST]}"], seat
+        else:
+            assert decisions == [], seat
 
     state = await sync(werewolf_state)(game=played.game)
     relic = state.flags["relic"]
