@@ -264,7 +264,9 @@ def _enqueue(loop: asyncio.AbstractEventLoop, layer: Any, texts: Texts) -> None:
     queue = _queues.get(loop)
     if queue is None:
         queue = _queues[loop] = asyncio.Queue()
-        loop.create_task(_drain(layer, queue))
+        # A context of its own: the pusher's (an action's, with its socket's push_hold) must
+        # not outlive the push in the process's one long-lived drain.
+        loop.create_task(_drain(layer, queue), context=contextvars.Context())
     queue.put_nowait(texts)
 
 
