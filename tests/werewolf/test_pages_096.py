@@ -146,17 +146,21 @@ def test_a_096_night_in_the_room_traces_each_damage_and_publishes(
     from tests.werewolf.engine.support_096 import ELVES, WOLVES
 
     settings.WEREWOLF_PREVIEW_RULESETS = True
+    from games.card_selectors import elevator_rows
+
     game, passwords, ids = _day_1(director)
+    # The day's 电梯楼 as the director's card and the post show it during the day (read before
+    # the night opens: a missed 藏匿 is drawn at the open, and its holder may go out there and
+    # then, 光明之魂, leaving the living after the open a different ring).
+    shown = [r.character for r in elevator_rows(game=game, day=1)]
     with time_machine.travel(bj(1, 21, 1), tick=False):
         game_services.transitions_run_due(now=bj(1, 21, 1))
         wolf = _client(game, passwords, WOLVES[0])
         page = _text(wolf, game, op="use_skill", skill="bite", target=str(ids[ELVES[2]]), key="b1")
         assert "已提交。" in page
-    # 七轮感应法/尸爆 read the day's 电梯楼 (电梯楼角色顺序随机): the order the post shows
-    from games.card_selectors import elevator_rows
-
+    # 七轮感应法/尸爆 read the day's 电梯楼 (电梯楼角色顺序随机): the order the post showed
     order = store.state_load(game).flags["elevator"]
-    assert order == [r.character for r in elevator_rows(game=game, day=1)]
+    assert order == shown
     assert sorted(order) == sorted(ids.values())
     services.werewolf_deadlines_run(now=bj(1, 22, 16))
     assert store.state_load(game).phase == "late"
