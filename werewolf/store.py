@@ -99,12 +99,16 @@ def last_deal(game: Game) -> dict[str, Any]:
 # answer's page) take rather than reading and decoding the row again. The engine never changes
 # a state it is given (drafts copy what they write), so sharing it is safe; the commit drops it.
 _SAVED = "_werewolf_state_saved"
+# Each game's saves in this process, counted. What an instance keeps is good only while it is
+# the latest save: a service nested in the step may lock the game again (a second instance, the
+# same transaction) and save through that one; the first instance then reads the row again.
+_SAVES: dict[int, int] = {}
 
 
 def state_load(game: Game) -> GameState:
-    saved: GameState | None = game.__dict__.get(_SAVED)
-    if saved is not None:
-        return saved
+    kept: tuple[int, GameState] | None = game.__dict__.get(_SAVED)
+    if kept is not None and kept[0] == _SAVES.get(game.pk):
+        return kept[1]
     data = WerewolfGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if data is None:
         raise NotSetUp()
@@ -117,11 +121,12 @@ def state_save(*, game: Game, state: GameState) -> None:
         state=state.to_json(),
         deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
     )
+    count = _SAVES[game.pk] = _SAVES.get(game.pk, 0) + 1
     if not game.row_locked:
         return  # e.g. a test arranging a state: its instance reads the row afresh
     if _SAVED not in game.__dict__:
         transaction.on_commit(lambda: game.__dict__.pop(_SAVED, None))
-    game.__dict__[_SAVED] = state
+    game.__dict__[_SAVED] = (count, state)
 
 
 def run(
