@@ -3,10 +3,13 @@ the same game in the same transaction saving through its own instance)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Game
 from games.services import game_lock
 from tests.werewolf.players import werewolf_game
 from werewolf import store
@@ -14,33 +17,32 @@ from werewolf import store
 pytestmark = pytest.mark.django_db
 
 
+def day_saved(locked: Game, day: int) -> None:
+    """A step on this locked instance: the state read, its day changed, saved."""
+    store.state_save(game=locked, state=dataclasses.replace(store.state_load(locked), day=day))
+
+
 @pytest.mark.django_db(transaction=True)  # the commit, which drops what the instance kept
 def test_a_locked_step_reads_what_it_saved_without_the_row() -> None:
     game, _ = werewolf_game()
     with transaction.atomic():
         locked = game_lock(game.pk)
-        state = store.state_load(locked)
-        state.day = 7
-        store.state_save(game=locked, state=state)
+        day_saved(locked, 7)
         with CaptureQueriesContext(connection) as reads:
             assert store.state_load(locked).day == 7
         assert reads.captured_queries == []
     # After the commit the row is read again, and holds the save.
-    assert store.state_load(locked).day == 7
     assert locked.__dict__.get("_werewolf_state_saved") is None
+    assert store.state_load(locked).day == 7
 
 
 def test_a_nested_lock_saving_the_state_is_seen_by_the_outer_step() -> None:
     game, _ = werewolf_game()
     with transaction.atomic():
         outer = game_lock(game.pk)
-        state = store.state_load(outer)
-        state.day = 3
-        store.state_save(game=outer, state=state)
+        day_saved(outer, 3)
         # A service the step calls locks the game itself and saves through its own instance.
         inner = game_lock(game.pk)
-        nested = store.state_load(inner)
-        assert nested.day == 3
-        nested.day = 4
-        store.state_save(game=inner, state=nested)
+        assert store.state_load(inner).day == 3
+        day_saved(inner, 4)
         assert store.state_load(outer).day == 4
