@@ -68,21 +68,13 @@ def _sync_characters(game: Game, before: GameState | None, after: GameState) -> 
 
 
 def _run(
-    *,
-    game: Game,
-    op: str,
-    payload: Mapping[str, Any],
-    batch: int = 0,
-    state: GameState | None = None,
+    *, game: Game, op: str, payload: Mapping[str, Any], batch: int = 0
 ) -> tuple[GameState, list[GameEvent]]:
     """One engine step on a locked game; nothing is written if the engine refuses. The events
     are the caller's to append; ``batch`` numbers the steps one call runs before appending, so
-    each draws its own dice. ``state``: the stored state, when the caller has just read it
-    under this lock."""
+    each draws its own dice."""
     rng_seq = game.seq + 1 + batch
-    before = state
-    if before is None and op not in store.DEALS:
-        before = store.state_load(game)
+    before = None if op in store.DEALS else store.state_load(game)
     after, events = store.run(game, op, payload, rng_seq, before)
     store.state_save(game=game, state=after)
     _sync_characters(game, before, after)
@@ -97,7 +89,7 @@ def _resolve_if_done(game: Game, state: GameState, batch: int) -> list[GameEvent
     if state.phase != NIGHT:
         return []
     with contextlib.suppress(NightNotDone):
-        return _run(game=game, op="night_resolve", payload={}, batch=batch, state=state)[1]
+        return _run(game=game, op="night_resolve", payload={}, batch=batch)[1]
     return []
 
 
@@ -276,7 +268,7 @@ def _action_apply(
         if character_id not in state.players:
             raise Forbidden()
         payload = {"action": action.to_json(), "now": _now(now)}
-        after, events = _run(game=locked, op="action", payload=payload, state=state)
+        after, events = _run(game=locked, op="action", payload=payload)
         events += _resolve_if_done(locked, after, 1)
         rows = events_append(game=locked, events=events, now=now)
         response = {

@@ -93,26 +93,30 @@ def last_deal(game: Game) -> dict[str, Any]:
     return dict(payload)
 
 
-# The state a locked step saved, kept on that step's Game instance (``games.services.game_lock``
-# reads a new one for each step and marks it ``row_locked``): what the row holds until the
-# commit, which the step's later readers (the night's resolve, the rooms the core syncs, the
-# answer's page) take rather than reading and decoding the row again. The engine never changes
-# a state it is given (drafts copy what they write), so sharing it is safe; the commit drops it.
-_SAVED = "_werewolf_state_saved"
-# Each game's saves in this process, counted. What an instance keeps is good only while it is
-# the latest save: a service nested in the step may lock the game again (a second instance, the
-# same transaction) and save through that one; the first instance then reads the row again.
+# The state of a locked step, kept on that step's Game instance (``games.services.game_lock``
+# reads a new one for each step and marks it ``row_locked``): nobody else writes the row while
+# the lock is held, so the step's readers (the action, its run, the night's resolve, the rooms
+# the core syncs, the answer's page) take what the step last read or saved rather than reading
+# and decoding the row again. The engine never changes a state it is given (drafts copy what
+# they write), so sharing it is safe; the commit drops it.
+_KEPT = "_werewolf_state_kept"
+# Each game's saves in this process, counted. What an instance keeps is good only while no
+# save has come since: a service nested in the step may lock the game again (a second
+# instance, the same transaction) and save through that one; the first then reads the row.
 _SAVES: dict[int, int] = {}
 
 
 def state_load(game: Game) -> GameState:
-    kept: tuple[int, GameState] | None = game.__dict__.get(_SAVED)
-    if kept is not None and kept[0] == _SAVES.get(game.pk):
+    saves = _SAVES.get(game.pk, 0)
+    kept: tuple[int, GameState] | None = game.__dict__.get(_KEPT)
+    if kept is not None and kept[0] == saves:
         return kept[1]
     data = WerewolfGame.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if data is None:
         raise NotSetUp()
-    return GameState.from_json(data)
+    state = GameState.from_json(data)
+    _keep(game, saves, state)
+    return state
 
 
 def state_save(*, game: Game, state: GameState) -> None:
@@ -121,12 +125,16 @@ def state_save(*, game: Game, state: GameState) -> None:
         state=state.to_json(),
         deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
     )
-    count = _SAVES[game.pk] = _SAVES.get(game.pk, 0) + 1
+    saves = _SAVES[game.pk] = _SAVES.get(game.pk, 0) + 1
+    _keep(game, saves, state)
+
+
+def _keep(game: Game, saves: int, state: GameState) -> None:
     if not game.row_locked:
         return  # e.g. a test arranging a state: its instance reads the row afresh
-    if _SAVED not in game.__dict__:
-        transaction.on_commit(lambda: game.__dict__.pop(_SAVED, None))
-    game.__dict__[_SAVED] = (count, state)
+    if _KEPT not in game.__dict__:
+        transaction.on_commit(lambda: game.__dict__.pop(_KEPT, None))
+    game.__dict__[_KEPT] = (saves, state)
 
 
 def run(

@@ -139,10 +139,10 @@ def test_one_skill_is_thirteen_statements(director: Any, django_assert_num_queri
     # A wolf's 选举 on night 1 (an engine step, which the rooms follow):
     #    1 BEGIN                     the action's transaction
     #    2 SELECT games_game         the game row, locked (FOR UPDATE on PostgreSQL)
-    #    3 SELECT werewolfgame.state the state, read once: the step, the night's resolve (not
-    #                                due yet: its steps are open), the kind's rooms reader and
-    #                                the answer's page all take the state the step saved
-    #                                (werewolf.store: kept on the locked game until the commit)
+    #    3 SELECT werewolfgame.state the state, read once: the action and its step take what
+    #                                was read, the night's resolve (not due yet: its steps are
+    #                                open), the kind's rooms reader and the answer's page what
+    #                                the step saved (werewolf.store: kept on the locked game)
     #    4 UPDATE werewolfgame       the new state and its deadline (store.state_save)
     #    5 INSERT games_event        the step's events, in one statement
     #    6 UPDATE games_game         the sequence numbers

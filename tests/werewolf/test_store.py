@@ -23,16 +23,20 @@ def day_saved(locked: Game, day: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)  # the commit, which drops what the instance kept
-def test_a_locked_step_reads_what_it_saved_without_the_row() -> None:
+def test_a_locked_step_reads_the_row_once_and_then_what_it_saved() -> None:
     game, _ = werewolf_game()
     with transaction.atomic():
         locked = game_lock(game.pk)
+        with CaptureQueriesContext(connection) as reads:
+            first = store.state_load(locked)
+            assert store.state_load(locked) is first
+        assert len(reads.captured_queries) == 1
         day_saved(locked, 7)
         with CaptureQueriesContext(connection) as reads:
             assert store.state_load(locked).day == 7
         assert reads.captured_queries == []
     # After the commit the row is read again, and holds the save.
-    assert locked.__dict__.get("_werewolf_state_saved") is None
+    assert locked.__dict__.get("_werewolf_state_kept") is None
     assert store.state_load(locked).day == 7
 
 
