@@ -205,24 +205,22 @@ def spawn_all(fixture: GameFixture, places: Sequence[str]) -> None:
 
 
 def sessions_make(fixture: GameFixture) -> None:
-    """A signed-in session for each character, as the portal's login leaves it (the session's
-    character map, saved, and recorded for a credential reset), made here rather than over
-    HTTP."""
+    """A signed-in session for each character, left by the portal's own login step
+    (``games.views.session_login``) on a request of this process rather than over HTTP."""
     from importlib import import_module
 
     from django.conf import settings
+    from django.http import HttpRequest
 
-    from games import selectors, services
     from games.models import Character
+    from games.views import session_login
 
     store = import_module(settings.SESSION_ENGINE).SessionStore
     for character in Character.objects.filter(game_id=fixture.game_id):
-        session = store()
-        session[selectors.SESSION_KEY] = {str(fixture.game_id): character.pk}
-        session.save()
-        key = session.session_key or ""
-        services.character_session_record(character=character, session_key=key)
-        fixture.sessions[character.pk] = key
+        request = HttpRequest()
+        request.session = store()
+        session_login(request, character)
+        fixture.sessions[character.pk] = request.session.session_key or ""
 
 
 # --- the players -----------------------------------------------------------------------------

@@ -200,23 +200,32 @@ class AsyncHttp:
     ) -> Reply:
         """``payload`` is sent as JSON; ``form`` as a form's fields, with the CSRF cookie and
         its ``csrfmiddlewaretoken`` (a page's login form)."""
-        for attempt in (1, 2):
-            reused = self.writer is not None
-            try:
-                return await asyncio.wait_for(
-                    self._call(method, path, payload, headers, form), REQUEST_TIMEOUT
-                )
-            except ConnectionError:
-                await self.close()
-                # The server closes a keep-alive connection idle for a minute (Twisted's
-                # timeout): a browser sends the request again on a new one, and so does this
-                # (once; the actions carry idempotency keys).
-                if not (reused and attempt == 1):
-                    raise
-            except BaseException:
-                await self.close()  # never reuse a connection left mid-response
+        reused = self.writer is not None
+        try:
+            return await self._call_once(method, path, payload, headers, form)
+        except ConnectionError:
+            # The server closes a keep-alive connection idle for a minute (Twisted's timeout):
+            # a browser sends the request again on a new one, and so does this (once; the
+            # actions carry idempotency keys).
+            if not reused:
                 raise
-        raise AssertionError("unreachable")
+        return await self._call_once(method, path, payload, headers, form)
+
+    async def _call_once(
+        self,
+        method: str,
+        path: str,
+        payload: Any,
+        headers: dict[str, str] | None,
+        form: dict[str, str] | None,
+    ) -> Reply:
+        try:
+            return await asyncio.wait_for(
+                self._call(method, path, payload, headers, form), REQUEST_TIMEOUT
+            )
+        except BaseException:
+            await self.close()  # never reuse a connection left mid-response
+            raise
 
     async def _call(
         self,
