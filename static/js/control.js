@@ -175,7 +175,7 @@
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/games/" + config.game + "/");
     socket.onopen = function () {
-      retry = 1000; setStatus(status.dataset.open || "实时连接", true); backfill();
+      retry = 1000; setStatus(status.dataset.open, true); backfill();
       document.dispatchEvent(new CustomEvent("room-reconnect"));
     };
     socket.onmessage = function (msg) {
@@ -187,7 +187,7 @@
       if (accept(frame)) scheduleRefresh(); else backfill();
     };
     socket.onclose = function () {
-      setStatus(status.dataset.closed || "已断开，正在重连…", false);
+      setStatus(status.dataset.closed, false);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     };

@@ -55,13 +55,13 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
-    socket.onopen = function () { retry = 1000; status.textContent = status.dataset.open || "已连接"; backfill(); };
+    socket.onopen = function () { retry = 1000; status.textContent = status.dataset.open; backfill(); };
     socket.onmessage = function (msg) {
       var frame = JSON.parse(msg.data);
       if (frame.type === "event" && !accept(frame)) backfill();
     };
     socket.onclose = function () {
-      status.textContent = status.dataset.closed || "已断开，正在重连…";
+      status.textContent = status.dataset.closed;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     };

@@ -408,7 +408,7 @@
     socket.onopen = function () {
       retry = 1000;
       if (acts) acts.opened(socket);
-      if (status) { status.textContent = status.dataset.open || "已连接"; status.className = "tag ok"; }
+      if (status) { status.textContent = status.dataset.open; status.className = "tag ok"; }
       backfill();
     };
     socket.onmessage = function (msg) {
@@ -426,7 +426,7 @@
     };
     socket.onclose = function () {
       if (acts) acts.closed();
-      if (status) { status.textContent = status.dataset.closed || "已断开，正在重连…"; status.className = "tag bad"; }
+      if (status) { status.textContent = status.dataset.closed; status.className = "tag bad"; }
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     };

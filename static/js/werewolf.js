@@ -70,8 +70,8 @@
   var socketOpen = false;
   function mark(open) {
     var status = document.getElementById("live-status");
-    // the words are the page's (data-open, data-closed: its language), Chinese failing them
-    if (status) status.textContent = open ? status.dataset.open || "已连接" : status.dataset.closed || "重新连接中…";
+    // the words are the page's (data-open, data-closed), in its language
+    if (status) status.textContent = open ? status.dataset.open : status.dataset.closed;
   }
 
   function connect() {
